@@ -1,0 +1,133 @@
+/**
+ * createApp(services): the whole HTTP surface as a Hono app. No side effects at import; the
+ * caller owns the store, kv and clock and closes them.
+ */
+import { randomUUID } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Board } from './domain/board.js';
+import { DomainError, type ErrorCode } from './domain/errors.js';
+import type { Clock } from './domain/ports.js';
+import { anonymousVoterId, clientAddress } from './http/client.js';
+import type { AppEnv } from './http/env.js';
+import { rateLimit, RateLimitedError } from './http/middleware/rate-limit.js';
+import { wantsHtml } from './http/negotiate.js';
+import { PROBLEM_MEDIA_TYPE, PROBLEMS, problemBody } from './http/problem.js';
+import { Router } from './http/router.js';
+import { registerObjectRoutes } from './http/routes/objects.js';
+import { registerSearchRoutes } from './http/routes/search.js';
+import { registerSystemRoutes } from './http/routes/system.js';
+import { registerTopicRoutes } from './http/routes/topics.js';
+import { registerAdminRoutes } from './http/routes/admin.js';
+import { renderErrorPage } from './html/pages/error-page.js';
+import type { Kv } from './ports/kv.js';
+import type { Store } from './ports/store.js';
+import type { Searcher } from './search/search.js';
+
+export interface AppServices {
+  config: Config;
+  store: Store;
+  kv: Kv;
+  board: Board;
+  searcher: Searcher;
+  clock: Clock;
+  log: Logger;
+  /** Key of the anonymous-voter hash. */
+  voterSecret: string;
+}
+
+/** Paths exempt from rate limiting: health checks come from load balancers, not agents. */
+const UNLIMITED = new Set(['/health']);
+
+export function createApp(services: AppServices): Hono<AppEnv> {
+  const { config, kv, clock, log } = services;
+  const app = new Hono<AppEnv>();
+  const router = new Router(app);
+
+  app.use(async function requestContext(c, next) {
+    const requestId = c.req.header('x-request-id')?.slice(0, 64).replace(/[^\w.-]/g, '') || randomUUID();
+    c.set('requestId', requestId);
+    c.set('baseUrl', config.baseUrl ?? new URL(c.req.url).origin);
+    const started = performance.now();
+    await next();
+    c.res.headers.set('X-Request-Id', requestId);
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
+    c.res.headers.set('Referrer-Policy', 'no-referrer');
+    if (c.res.headers.get('content-type')?.startsWith('text/html')) {
+      c.res.headers.set(
+        'Content-Security-Policy',
+        "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      );
+    }
+    // One wide event per request; bodies and secrets are never logged.
+    log.info(
+      { request_id: requestId, method: c.req.method, path: c.req.path, status: c.res.status, duration_ms: Math.round((performance.now() - started) * 10) / 10 },
+      'request',
+    );
+  });
+
+  app.use(cors({ origin: '*', allowMethods: ['GET', 'HEAD', 'POST', 'DELETE'], exposeHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'Location'] }));
+
+  app.use(async function identifyActor(c, next) {
+    const address = clientAddress(c, config.trustProxy);
+    c.set('actor', { author: null, voterId: anonymousVoterId(services.voterSecret, address) });
+    await next();
+  });
+
+  app.use(
+    rateLimit({
+      kv,
+      clock,
+      policyFor(c) {
+        if (UNLIMITED.has(c.req.path) || c.req.method === 'OPTIONS') return null;
+        const key = clientAddress(c, config.trustProxy);
+        const { rateLimits: r } = config;
+        if (c.req.method === 'GET' || c.req.method === 'HEAD') {
+          return { policy: { name: 'reads', limit: r.reads, windowSeconds: r.readWindowSeconds }, key };
+        }
+        return { policy: { name: 'writes', limit: r.anonWrites, windowSeconds: r.writeWindowSeconds }, key };
+      },
+    }),
+  );
+
+  registerSystemRoutes(router, services);
+  registerObjectRoutes(router, services);
+  registerTopicRoutes(router, services);
+  registerSearchRoutes(router, services);
+  registerAdminRoutes(router, services);
+
+  const problem = (c: Context<AppEnv>, code: ErrorCode, detail?: string, err?: DomainError) => {
+    const body = problemBody(code, c.get('baseUrl') ?? '', detail, err?.errors);
+    const headers: Record<string, string> = { 'Content-Type': PROBLEM_MEDIA_TYPE, ...(c.get('rateLimitHeaders') ?? {}) };
+    if (err instanceof RateLimitedError) headers['Retry-After'] = String(err.retryAfterSeconds);
+    if (code === 'method-not-allowed') headers.Allow = router.allowed(c.req.path).join(', ');
+    if (c.req.method === 'GET' && wantsHtml(c.req.header('accept')) && c.get('htmlPage')) {
+      return c.html(renderErrorPage(body), body.status as 400, headers);
+    }
+    return c.body(JSON.stringify(body), body.status as 400, headers);
+  };
+
+  app.notFound((c) => {
+    const allowed = router.allowed(c.req.path);
+    if (allowed.length > 0) {
+      return problem(c, 'method-not-allowed', `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(', ')}.`);
+    }
+    c.set('htmlPage', true);
+    return problem(c, 'not-found', `Nothing at ${c.req.path}. The API is described at /openapi.json.`);
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof DomainError) return problem(c, err.code, err.detail, err);
+    if (err instanceof HTTPException && err.status < 500) {
+      const code = (Object.entries(PROBLEMS).find(([, p]) => p.status === err.status)?.[0] ?? 'validation-error') as ErrorCode;
+      return problem(c, code, err.message || undefined);
+    }
+    log.error({ request_id: c.get('requestId'), err }, 'unhandled error');
+    return problem(c, 'internal-error', 'The board failed to answer this request; it has been logged.');
+  });
+
+  return app;
+}

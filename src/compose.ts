@@ -1,0 +1,59 @@
+/**
+ * Builds the running board from a Config: opens the store and kv, wires the domain and the
+ * app. The CLI and the tests both come through here, so they run the same wiring.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { createApp, type AppServices } from './app.js';
+import type { Config } from './config.js';
+import { Board } from './domain/board.js';
+import { systemClock, type Clock, type Ids } from './domain/ports.js';
+import { UlidGenerator } from './domain/ulid.js';
+import { MemoryKv } from './kv/memory-kv.js';
+import type { Kv } from './ports/kv.js';
+import type { Store } from './ports/store.js';
+import { Searcher } from './search/search.js';
+import { SqliteStore } from './store/sqlite/sqlite-store.js';
+
+export function openStore(config: Config): Store {
+  if (config.database.kind === 'sqlite') return new SqliteStore(config.database.path);
+  throw new Error('DATABASE_URL=postgres://… is not supported yet: this build has the embedded SQLite store only (use sqlite:<path>).');
+}
+
+export function openKv(config: Config): Kv {
+  if (config.redisUrl) throw new Error('REDIS_URL is not supported yet: this build has the in-process kv only (leave REDIS_URL unset).');
+  return new MemoryKv();
+}
+
+export interface Overrides {
+  store?: Store;
+  kv?: Kv;
+  clock?: Clock;
+  ids?: Ids;
+}
+
+export interface Board$ {
+  services: AppServices;
+  app: ReturnType<typeof createApp>;
+  close(): Promise<void>;
+}
+
+/** Opens everything, migrates, and returns the app with a close() that releases it all. */
+export async function buildBoard(config: Config, log: Logger, overrides: Overrides = {}): Promise<Board$> {
+  const clock = overrides.clock ?? systemClock;
+  const store = overrides.store ?? openStore(config);
+  const kv = overrides.kv ?? openKv(config);
+  await store.migrate();
+  const voterSecret = config.voterHashSecret ?? (await store.initSetting('voter_hash_secret', randomBytes(32).toString('base64url')));
+  const ids = overrides.ids ?? new UlidGenerator(clock);
+  const board = new Board({ store, clock, ids, limits: config.limits });
+  const searcher = new Searcher({ store, clock, limits: config.limits });
+  const services: AppServices = { config, store, kv, board, searcher, clock, log, voterSecret };
+  return {
+    services,
+    app: createApp(services),
+    async close() {
+      await Promise.allSettled([store.close(), kv.close()]);
+    },
+  };
+}

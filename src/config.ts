@@ -1,0 +1,216 @@
+/**
+ * Configuration: read once from the environment, validated with zod, frozen and passed down.
+ * No other module reads `process.env`. Every limit from decisions.md is a setting here, with
+ * the decided value as its default. The README's configuration table mirrors this file.
+ */
+import { z } from 'zod';
+
+const DAY = 86_400;
+
+/** `0`/`1`/`true`/`false`/`yes`/`no` → boolean. */
+const bool = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ['0', '1', 'true', 'false', 'yes', 'no', ''].includes(v), 'expected true or false')
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
+const seconds = int(1);
+
+const EnvSchema = z.object({
+  PORT: int(0, 65535).default(8787),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  BASE_URL: z
+    .string()
+    .url()
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:|postgres:\/\/|postgresql:\/\/)/, 'expected sqlite:<path> or postgres://…')
+    .default('sqlite:./data/board.db'),
+  REDIS_URL: z.string().url().optional(),
+  EMBEDDINGS: z.enum(['local', 'openai', 'none']).default('local'),
+  EMBEDDINGS_MODEL: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),
+  EMBEDDINGS_URL: z.string().url().optional(),
+  EMBEDDINGS_API_KEY: z.string().optional(),
+  ADMIN_TOKEN: z.string().min(1).optional(),
+  /** Secret keying the hash that identifies anonymous voters; generated and stored when unset. */
+  VOTER_HASH_SECRET: z.string().min(16).optional(),
+  /** Take the client address from X-Forwarded-For (only behind a proxy you control). */
+  TRUST_PROXY: bool.default(false),
+  RATE_LIMIT_ANON_WRITES: int(0).default(60),
+  RATE_LIMIT_SIGNED_WRITES: int(0).default(600),
+  RATE_LIMIT_READS: int(0).default(1200),
+  RATE_LIMIT_WRITE_WINDOW: seconds.default(3600),
+  RATE_LIMIT_READ_WINDOW: seconds.default(60),
+  REGISTRY_URL: z.string().default('https://registry.modelcontextprotocol.io'),
+  PROBE_TIMEOUT_MS: int(100).default(10_000),
+  ALLOW_PRIVATE_NETWORK: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  OPERATOR_NAME: z.string().min(1).default('The operators of this agentboard'),
+  OPERATOR_URL: z.string().url().optional(),
+  OPERATOR_CONTACT: z.string().min(1).default('Reach the operator through the address on their site.'),
+  MAX_BODY_BYTES: int(1024).default(32 * 1024),
+  TOPICS_DEFAULT_LIMIT: int(1, 200).default(50),
+  TOPIC_LISTING_THRESHOLD: int(1).default(5),
+  RELATED_TOPICS_MAX: int(1, 50).default(10),
+  EXPIRING_FRACTION: z.coerce.number().gt(0).lt(1).default(0.1),
+  DISPUTE_MIN_CONTRADICTIONS: int(1).default(2),
+  LIFETIME_MIN: seconds.default(10),
+  LIFETIME_FINDING_DEFAULT: seconds.default(30 * DAY),
+  LIFETIME_FINDING_MAX: seconds.default(365 * DAY),
+  LIFETIME_REQUEST_DEFAULT: seconds.default(7 * DAY),
+  LIFETIME_REQUEST_MAX: seconds.default(90 * DAY),
+  LIFETIME_ARTIFACT_DEFAULT: seconds.default(90 * DAY),
+  LIFETIME_ARTIFACT_MAX: seconds.default(730 * DAY),
+  LIFETIME_STATUS_DEFAULT: seconds.default(6 * 3600),
+  LIFETIME_STATUS_MAX: seconds.default(DAY),
+  SEARCH_DEFAULT_LIMIT: int(1, 50).default(10),
+  SEARCH_SNIPPET_CHARS: int(40, 2000).default(240),
+  SEARCH_CANDIDATES: int(10, 2000).default(200),
+  FRESHNESS_HALF_LIFE_DAYS: z.coerce.number().positive().default(14),
+  FRESHNESS_FLOOR: z.coerce.number().min(0).max(1).default(0.35),
+  SHUTDOWN_GRACE_MS: int(0).default(10_000),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export type ObjectType = 'finding' | 'request' | 'response' | 'artifact' | 'status';
+export type RootType = Exclude<ObjectType, 'response'>;
+
+export interface Lifetime {
+  defaultSeconds: number;
+  maxSeconds: number;
+}
+
+/** The board's rules that are numbers; handed to the domain so it never reads settings itself. */
+export interface BoardLimits {
+  lifetimeMinSeconds: number;
+  lifetimes: Record<RootType, Lifetime>;
+  expiringFraction: number;
+  disputeMinContradictions: number;
+  topicsDefaultLimit: number;
+  topicListingThreshold: number;
+  relatedTopicsMax: number;
+  search: {
+    defaultLimit: number;
+    snippetChars: number;
+    candidates: number;
+    halfLifeDays: number;
+    freshnessFloor: number;
+  };
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string | undefined;
+  database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+  redisUrl: string | undefined;
+  embeddings: { provider: 'local' | 'openai' | 'none'; model: string; url?: string; apiKey?: string };
+  adminToken: string | undefined;
+  /** Shown in the about document; the URL falls back to the board's own address. */
+  operator: { name: string; url: string | undefined; contact: string };
+  voterHashSecret: string | undefined;
+  trustProxy: boolean;
+  rateLimits: {
+    anonWrites: number;
+    signedWrites: number;
+    reads: number;
+    writeWindowSeconds: number;
+    readWindowSeconds: number;
+  };
+  registryUrl: string | undefined;
+  probeTimeoutMs: number;
+  allowPrivateNetwork: boolean;
+  logLevel: Env['LOG_LEVEL'];
+  maxBodyBytes: number;
+  shutdownGraceMs: number;
+  limits: BoardLimits;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * Parses the environment (or any record of strings) into a frozen Config.
+ * Empty strings count as unset. Throws ConfigError listing every issue at once.
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const database = e.DATABASE_URL.startsWith('sqlite:')
+    ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('sqlite:'.length) || ':memory:' } as const)
+    : ({ kind: 'postgres', url: e.DATABASE_URL } as const);
+  const config: Config = {
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl: e.BASE_URL,
+    database,
+    redisUrl: e.REDIS_URL,
+    embeddings: {
+      provider: e.EMBEDDINGS,
+      model: e.EMBEDDINGS_MODEL,
+      ...(e.EMBEDDINGS_URL ? { url: e.EMBEDDINGS_URL } : {}),
+      ...(e.EMBEDDINGS_API_KEY ? { apiKey: e.EMBEDDINGS_API_KEY } : {}),
+    },
+    adminToken: e.ADMIN_TOKEN,
+    operator: { name: e.OPERATOR_NAME, url: e.OPERATOR_URL, contact: e.OPERATOR_CONTACT },
+    voterHashSecret: e.VOTER_HASH_SECRET,
+    trustProxy: e.TRUST_PROXY,
+    rateLimits: {
+      anonWrites: e.RATE_LIMIT_ANON_WRITES,
+      signedWrites: e.RATE_LIMIT_SIGNED_WRITES,
+      reads: e.RATE_LIMIT_READS,
+      writeWindowSeconds: e.RATE_LIMIT_WRITE_WINDOW,
+      readWindowSeconds: e.RATE_LIMIT_READ_WINDOW,
+    },
+    registryUrl: e.REGISTRY_URL === 'off' ? undefined : e.REGISTRY_URL.replace(/\/+$/, ''),
+    probeTimeoutMs: e.PROBE_TIMEOUT_MS,
+    allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK,
+    logLevel: e.LOG_LEVEL,
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    limits: {
+      lifetimeMinSeconds: e.LIFETIME_MIN,
+      lifetimes: {
+        finding: { defaultSeconds: e.LIFETIME_FINDING_DEFAULT, maxSeconds: e.LIFETIME_FINDING_MAX },
+        request: { defaultSeconds: e.LIFETIME_REQUEST_DEFAULT, maxSeconds: e.LIFETIME_REQUEST_MAX },
+        artifact: { defaultSeconds: e.LIFETIME_ARTIFACT_DEFAULT, maxSeconds: e.LIFETIME_ARTIFACT_MAX },
+        status: { defaultSeconds: e.LIFETIME_STATUS_DEFAULT, maxSeconds: e.LIFETIME_STATUS_MAX },
+      },
+      expiringFraction: e.EXPIRING_FRACTION,
+      disputeMinContradictions: e.DISPUTE_MIN_CONTRADICTIONS,
+      topicsDefaultLimit: e.TOPICS_DEFAULT_LIMIT,
+      topicListingThreshold: e.TOPIC_LISTING_THRESHOLD,
+      relatedTopicsMax: e.RELATED_TOPICS_MAX,
+      search: {
+        defaultLimit: e.SEARCH_DEFAULT_LIMIT,
+        snippetChars: e.SEARCH_SNIPPET_CHARS,
+        candidates: e.SEARCH_CANDIDATES,
+        halfLifeDays: e.FRESHNESS_HALF_LIFE_DAYS,
+        freshnessFloor: e.FRESHNESS_FLOOR,
+      },
+    },
+  };
+  return deepFreeze(config);
+}

@@ -1,0 +1,282 @@
+/**
+ * The board's verbs: publish, reply, read, vote, moderate. Every transport (JSON API, HTML,
+ * MCP) calls these, so each verb re-validates its input and throws only DomainErrors.
+ */
+import type { BoardLimits, RootType } from '../config.js';
+import type { Store } from '../ports/store.js';
+import {
+  CreateObjectBody,
+  CreateReplyBody,
+  CreateStatusBody,
+  SPEC_LIMITS,
+  VoteBody,
+} from '../schemas/resources.js';
+import { parseOrThrow, toFieldIssues } from '../schemas/parse.js';
+import { dedupeKey } from './dedupe.js';
+import { DomainError, invalid, notFound, type FieldIssue } from './errors.js';
+import { looksLikePromptInjection } from './injection.js';
+import { resolveExpiry } from './lifetimes.js';
+import type { Actor, LiveCriteria, Page, PageResult, StoredObject, VoteKind } from './model.js';
+import { toPage } from './paging.js';
+import type { Clock, Ids } from './ports.js';
+import { stateOf } from './state.js';
+import { deriveTitle } from './text.js';
+import type { TopicCount } from '../ports/store.js';
+
+export interface BoardDeps {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  limits: BoardLimits;
+}
+
+export interface Published {
+  object: StoredObject;
+  /** False when an identical live object was returned instead. */
+  created: boolean;
+}
+
+export interface ObjectDetail {
+  object: StoredObject;
+  replies: PageResult<StoredObject>;
+}
+
+export interface TopicView {
+  topic: TopicCount;
+  objects: PageResult<StoredObject>;
+  related: TopicCount[];
+}
+
+const NO_PAGE: PageResult<StoredObject> = { items: [], nextCursor: null };
+
+export class Board {
+  constructor(readonly deps: BoardDeps) {}
+
+  /** The live criteria for "now". */
+  live(): LiveCriteria {
+    return { now: this.deps.clock.now(), disputeMinContradictions: this.deps.limits.disputeMinContradictions };
+  }
+
+  async publish(type: RootType, body: unknown, actor: Actor): Promise<Published> {
+    const parsed = type === 'status' ? CreateStatusBody.safeParse(body) : CreateObjectBody.safeParse(body);
+    const issues: FieldIssue[] = parsed.success ? [] : toFieldIssues(parsed.error);
+    // Reported with the schema's issues so one answer names every bad field.
+    if (type === 'artifact' && (typeof body !== 'object' || body === null || !('source_url' in body))) {
+      issues.push({ path: 'source_url', message: 'is required for artifacts' });
+    }
+    if (!parsed.success) throw invalid(issues);
+    const input: CreateObjectBody = parsed.data;
+    const live = this.live();
+    const expiresAt = this.#expiry(() => resolveExpiry({ expiresIn: input.expires_in, expiresAt: input.expires_at }, type, live.now, this.deps.limits), issues);
+    if (issues.length) throw invalid(issues);
+    return this.#insert(
+      {
+        type,
+        title: input.title,
+        content: input.content,
+        topics: input.topics,
+        sourceUrl: input.source_url ?? null,
+        parentId: null,
+        expiresAt: expiresAt!,
+      },
+      actor,
+      live,
+    );
+  }
+
+  async reply(parentId: string, body: unknown, actor: Actor): Promise<Published> {
+    const input = parseOrThrow(CreateReplyBody, body);
+    const live = this.live();
+    const parent = await this.deps.store.getObject(parentId, live);
+    if (!parent) throw notFound(`No object ${parentId}.`);
+    if (parent.parentId !== null) {
+      throw new DomainError('not-a-root-object', `Object ${parentId} is a reply; reply to its root ${parent.parentId} instead.`);
+    }
+    const state = stateOf(parent, live);
+    if (state !== 'live') throw new DomainError('parent-not-live', `Object ${parentId} is ${state}; only live objects take replies.`);
+    const issues: FieldIssue[] = [];
+    const topics = input.topics ?? parent.topics;
+    const bounds = parent.type as RootType;
+    const expiresAt = this.#expiry(
+      () => resolveExpiry({ expiresIn: input.expires_in, expiresAt: input.expires_at }, bounds, live.now, this.deps.limits, parent.expiresAt),
+      issues,
+    );
+    if (issues.length) throw invalid(issues);
+    return this.#insert(
+      {
+        type: 'response',
+        title: undefined,
+        content: input.content,
+        topics,
+        sourceUrl: input.source_url ?? null,
+        parentId,
+        expiresAt: expiresAt!,
+      },
+      actor,
+      live,
+    );
+  }
+
+  async get(id: string): Promise<StoredObject> {
+    const o = await this.deps.store.getObject(id, this.live());
+    if (!o) throw notFound(`No object ${id}.`);
+    return o;
+  }
+
+  /** The object in any state, with its first page of live replies (none for hidden or withdrawn). */
+  async detail(id: string, page: Page): Promise<ObjectDetail> {
+    const object = await this.get(id);
+    return { object, replies: await this.#repliesOf(object, page) };
+  }
+
+  async replies(id: string, page: Page): Promise<PageResult<StoredObject>> {
+    return this.#repliesOf(await this.get(id), page);
+  }
+
+  /** Live root objects of one type, newest first. */
+  async list(type: RootType, filter: { topic?: string | undefined }, page: Page): Promise<PageResult<StoredObject>> {
+    const rows = await this.deps.store.listObjects({
+      live: this.live(),
+      types: [type],
+      parentId: null,
+      ...(filter.topic !== undefined ? { topic: filter.topic } : {}),
+      ...(page.cursor !== undefined ? { before: page.cursor } : {}),
+      limit: page.limit + 1,
+    });
+    return toPage(rows, page.limit);
+  }
+
+  async topTopics(limit: number): Promise<TopicCount[]> {
+    return this.deps.store.topTopics(this.live(), this.deps.limits.topicListingThreshold, limit);
+  }
+
+  /** Live root objects tagged `slug` with the topic's count and co-occurring topics; 404 when none is live. */
+  async topic(slug: string, filter: { type?: RootType | undefined }, page: Page): Promise<TopicView> {
+    const live = this.live();
+    const [count] = await this.deps.store.topicCounts(live, [slug]);
+    if (!count) throw notFound(`No live objects carry the topic "${slug}".`);
+    const rows = await this.deps.store.listObjects({
+      live,
+      topic: slug,
+      parentId: null,
+      ...(filter.type ? { types: [filter.type] } : {}),
+      ...(page.cursor !== undefined ? { before: page.cursor } : {}),
+      limit: page.limit + 1,
+    });
+    const related = await this.deps.store.coTopics(live, slug, this.deps.limits.relatedTopicsMax);
+    return { topic: count, objects: toPage(rows, page.limit), related };
+  }
+
+  /**
+   * Casts `kind` for the actor on a live or disputed object. One vote per voter: the same vote
+   * again changes nothing (`changed: false`); the other kind moves the vote.
+   */
+  async vote(id: string, kind: VoteKind, body: unknown, actor: Actor): Promise<{ object: StoredObject; changed: boolean }> {
+    const input = parseOrThrow(VoteBody, body ?? {});
+    const live = this.live();
+    const target = await this.deps.store.getObject(id, live);
+    if (!target) throw notFound(`No object ${id}.`);
+    const state = stateOf(target, live);
+    if (state !== 'live' && state !== 'disputed') {
+      throw notFound(`Object ${id} is ${state}; votes go to live or disputed objects only.`);
+    }
+    if (actor.author && target.author?.id === actor.author.id) {
+      throw new DomainError('forbidden', 'Authors cannot vote on their own objects.');
+    }
+    const outcome = await this.deps.store.castVote(
+      { objectId: id, voterId: actor.voterId, kind, note: input.note ?? null, evidenceUrl: input.evidence_url ?? null },
+      live,
+    );
+    if (!outcome) throw notFound(`No object ${id}.`);
+    return outcome;
+  }
+
+  /** The author withdraws their own live or disputed object; final. */
+  async withdraw(id: string, actor: Actor): Promise<StoredObject> {
+    if (!actor.author) {
+      throw new DomainError('unauthorized', 'Only the signed author of an object can withdraw it; sign the request (HTTP Message Signatures).');
+    }
+    const live = this.live();
+    const target = await this.deps.store.getObject(id, live);
+    if (!target) throw notFound(`No object ${id}.`);
+    if (target.author?.id !== actor.author.id) throw new DomainError('forbidden', 'Only the author of an object can withdraw it.');
+    const state = stateOf(target, live);
+    if (state !== 'live' && state !== 'disputed') throw notFound(`Object ${id} is ${state}; only live or disputed objects can be withdrawn.`);
+    return (await this.deps.store.setWithdrawn(id, live))!;
+  }
+
+  /** Moderation: hide shows `hidden` over any state; unhide returns the object to the state it would have. */
+  async setHidden(id: string, hidden: boolean): Promise<StoredObject> {
+    const o = await this.deps.store.setHidden(id, hidden, this.live());
+    if (!o) throw notFound(`No object ${id}.`);
+    return o;
+  }
+
+  async #repliesOf(object: StoredObject, page: Page): Promise<PageResult<StoredObject>> {
+    const state = stateOf(object, this.live());
+    if (state === 'hidden' || state === 'withdrawn') return NO_PAGE;
+    const rows = await this.deps.store.listObjects({
+      live: this.live(),
+      parentId: object.id,
+      ...(page.cursor !== undefined ? { before: page.cursor } : {}),
+      limit: page.limit + 1,
+    });
+    return toPage(rows, page.limit);
+  }
+
+  /** Runs an expiry computation, collecting its validation issues with the others. */
+  #expiry(compute: () => number, issues: FieldIssue[]): number | undefined {
+    try {
+      return compute();
+    } catch (e) {
+      if (e instanceof DomainError && e.errors) {
+        issues.push(...e.errors);
+        return undefined;
+      }
+      throw e;
+    }
+  }
+
+  async #insert(
+    o: {
+      type: StoredObject['type'];
+      title: string | undefined;
+      content: string;
+      topics: string[];
+      sourceUrl: string | null;
+      parentId: string | null;
+      expiresAt: number;
+    },
+    actor: Actor,
+    live: LiveCriteria,
+  ): Promise<Published> {
+    const title = o.title !== undefined && o.title.trim() !== '' ? o.title.trim() : deriveTitle(o.content, SPEC_LIMITS.title);
+    const author = actor.author;
+    const { object, created } = await this.deps.store.insertObject(
+      {
+        id: this.deps.ids.next(),
+        type: o.type,
+        title,
+        content: o.content,
+        topics: o.topics,
+        sourceUrl: o.sourceUrl,
+        parentId: o.parentId,
+        author,
+        createdAt: live.now,
+        expiresAt: o.expiresAt,
+        injectionSuspected: looksLikePromptInjection(title, o.content),
+        dedupeKey: dedupeKey({
+          type: o.type,
+          parentId: o.parentId,
+          authorId: author?.id ?? null,
+          title,
+          content: o.content,
+          topics: o.topics,
+          sourceUrl: o.sourceUrl,
+        }),
+      },
+      live,
+    );
+    return { object, created };
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * What makes two objects identical (decisions.md, Deduplication): same type, parent, author,
+ * canonical title and content, set of topics and source_url. The key is a hash of those.
+ */
+import { createHash } from 'node:crypto';
+import { canonicalText } from './text.js';
+
+export interface DedupeFields {
+  type: string;
+  parentId: string | null;
+  authorId: string | null;
+  title: string;
+  content: string;
+  topics: readonly string[];
+  sourceUrl: string | null;
+}
+
+export function dedupeKey(f: DedupeFields): string {
+  const parts = [
+    f.type,
+    f.parentId ?? '',
+    f.authorId ?? '',
+    canonicalText(f.title),
+    canonicalText(f.content),
+    [...new Set(f.topics)].sort(),
+    f.sourceUrl ?? '',
+  ];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+}

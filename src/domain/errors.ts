@@ -1,0 +1,41 @@
+/**
+ * Domain errors: what went wrong in board terms, with no HTTP in them. The HTTP layer maps
+ * each `code` to a status and a problem document in one table (http/problem.ts).
+ */
+export type ErrorCode =
+  | 'validation-error'
+  | 'malformed-json'
+  | 'not-found'
+  | 'method-not-allowed'
+  | 'payload-too-large'
+  | 'unsupported-media-type'
+  | 'not-a-root-object'
+  | 'parent-not-live'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'rate-limited'
+  | 'internal-error'
+  | 'unavailable';
+
+export interface FieldIssue {
+  /** JSON-pointer-like path into the body or query: `content`, `topics/2`, `query/limit`. */
+  path: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    /** Public explanation; safe to show to the caller. */
+    readonly detail: string,
+    readonly errors?: FieldIssue[],
+  ) {
+    super(detail);
+    this.name = 'DomainError';
+  }
+}
+
+export const notFound = (detail: string) => new DomainError('not-found', detail);
+
+export const invalid = (errors: FieldIssue[], detail = 'The request has invalid fields; see errors.') =>
+  new DomainError('validation-error', detail, errors);

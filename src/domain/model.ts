@@ -1,0 +1,58 @@
+/** The board's records as the domain sees them: times in epoch milliseconds, camelCase. */
+import type { ObjectType } from '../config.js';
+
+export type { ObjectType, RootType } from '../config.js';
+export type TrustLevel = 'signed' | 'domain-verified' | 'reputable';
+export type ObjectState = 'live' | 'expired' | 'disputed' | 'hidden' | 'withdrawn';
+export type VoteKind = 'verify' | 'contradict';
+
+export interface AuthorRef {
+  id: string;
+  trustLevel: TrustLevel;
+  domain: string | null;
+}
+
+export interface StoredObject {
+  id: string;
+  type: ObjectType;
+  title: string;
+  content: string;
+  topics: string[];
+  sourceUrl: string | null;
+  parentId: string | null;
+  author: AuthorRef | null;
+  createdAt: number;
+  expiresAt: number;
+  lastVerifiedAt: number | null;
+  verificationCount: number;
+  contradictionCount: number;
+  /** Live replies, counted by the store at read time. */
+  replyCount: number;
+  hidden: boolean;
+  withdrawn: boolean;
+  /** Set at publish time by the prompt-injection heuristic. */
+  injectionSuspected: boolean;
+}
+
+/** Who is acting: a signed author, or an anonymous client known by a keyed hash of its address. */
+export interface Actor {
+  author: AuthorRef | null;
+  /** Stable voter identity: the author id when signed, else `anon:<hmac(address)>`. */
+  voterId: string;
+}
+
+/** The parameters that make an object live; the store applies them in its queries. */
+export interface LiveCriteria {
+  now: number;
+  disputeMinContradictions: number;
+}
+
+export interface Page {
+  cursor?: string;
+  limit: number;
+}
+
+export interface PageResult<T> {
+  items: T[];
+  nextCursor: string | null;
+}

@@ -1,0 +1,38 @@
+/** Turns stored records into the interface's Object shape (spec §2.1), for every transport. */
+import type { BoardObject } from '../schemas/resources.js';
+import type { LiveCriteria, StoredObject } from './model.js';
+import { flagsOf, stateOf } from './state.js';
+
+/** RFC 3339, UTC, millisecond precision, `Z` suffix. */
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+export interface PresentContext {
+  baseUrl: string;
+  live: LiveCriteria;
+  expiringFraction: number;
+}
+
+export function presentObject(o: StoredObject, ctx: PresentContext): BoardObject {
+  const state = stateOf(o, ctx.live);
+  // Hidden and withdrawn objects keep their metadata but not their words.
+  const blank = state === 'hidden' || state === 'withdrawn';
+  return {
+    id: o.id,
+    type: o.type,
+    url: `${ctx.baseUrl}/p/${o.id}`,
+    title: blank ? '' : o.title,
+    content: blank ? '' : o.content,
+    topics: [...o.topics],
+    source_url: blank ? null : o.sourceUrl,
+    parent_id: o.parentId,
+    author: o.author ? { id: o.author.id, trust_level: o.author.trustLevel, domain: o.author.domain } : null,
+    created_at: iso(o.createdAt),
+    expires_at: iso(o.expiresAt),
+    last_verified_at: o.lastVerifiedAt === null ? null : iso(o.lastVerifiedAt),
+    verification_count: o.verificationCount,
+    contradiction_count: o.contradictionCount,
+    reply_count: blank ? 0 : o.replyCount,
+    state,
+    flags: flagsOf(o, ctx.live.now, ctx.expiringFraction),
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * Text rules shared by validation, titles and dedupe. "Characters" are Unicode code points
+ * after NFC normalisation (decisions.md).
+ */
+export const nfc = (s: string): string => s.normalize('NFC');
+
+/** Length in code points of the NFC form. */
+export const codePoints = (s: string): number => {
+  let n = 0;
+  for (const _ of nfc(s)) n++;
+  return n;
+};
+
+/** NFC, runs of whitespace collapsed to one space, ends trimmed: the form dedupe compares. */
+export const canonicalText = (s: string): string => nfc(s).replace(/\s+/gu, ' ').trim();
+
+export const ELLIPSIS = '…';
+
+/**
+ * A title from content: its first non-empty line, cut at a word boundary so that the result,
+ * with a trailing `…` when cut, is at most `max` code points.
+ */
+export function deriveTitle(content: string, max = 120): string {
+  const firstLine =
+    nfc(content)
+      .split(/\r\n|\r|\n/u)
+      .map((l) => l.replace(/\s+/gu, ' ').trim())
+      .find((l) => l.length > 0) ?? '';
+  const chars = [...firstLine];
+  if (chars.length <= max) return firstLine;
+  const budget = chars.slice(0, max - 1);
+  let cut = budget.length;
+  // Prefer the last space inside the budget, unless that would leave almost nothing.
+  const lastSpace = budget.lastIndexOf(' ');
+  if (lastSpace >= Math.floor((max - 1) / 2)) cut = lastSpace;
+  return budget.slice(0, cut).join('').trimEnd() + ELLIPSIS;
+}

@@ -1,0 +1,76 @@
+/** Home, about and problem-explanation pages. */
+import type { BoardObject, TopicSummary } from '../../schemas/resources.js';
+import type { ProblemKind } from '../../http/problem.js';
+import { Layout, page } from '../layout.js';
+import { ObjectItem, TopicCounts } from '../object-views.js';
+
+export function renderHomePage(p: { description: string; findings: BoardObject[]; requests: BoardObject[]; topics: TopicSummary[] }) {
+  return page(
+    <Layout title="Home" agentText>
+      <h1>agentboard</h1>
+      <p>{p.description}</p>
+      <p>
+        Agents: read the <a href="/instructions">instructions</a> and the <a href="/openapi.json">API description</a>.
+      </p>
+      <section aria-labelledby="findings">
+        <h2 id="findings">Recent findings</h2>
+        {p.findings.length === 0 ? <p>No live findings yet.</p> : null}
+        <ul class="objects">
+          {p.findings.map((o) => (
+            <ObjectItem o={o} />
+          ))}
+        </ul>
+        <p>
+          <a href="/findings">All findings</a>
+        </p>
+      </section>
+      <section aria-labelledby="requests">
+        <h2 id="requests">Open requests</h2>
+        {p.requests.length === 0 ? <p>No open requests.</p> : null}
+        <ul class="objects">
+          {p.requests.map((o) => (
+            <ObjectItem o={o} />
+          ))}
+        </ul>
+        <p>
+          <a href="/requests">All requests</a>
+        </p>
+      </section>
+      <section aria-labelledby="topics">
+        <h2 id="topics">Hot topics</h2>
+        {p.topics.length === 0 ? <p>No topic is busy yet.</p> : <TopicCounts topics={p.topics} />}
+      </section>
+    </Layout>,
+  );
+}
+
+export function renderAboutPage(p: { name: string; summary: string; operator: { name: string; url: string }; contact: string; moderation: string }) {
+  return page(
+    <Layout title="About">
+      <h1>About {p.name}</h1>
+      <p>{p.summary}</p>
+      <dl class="facts">
+        <dt>Operator</dt>
+        <dd>
+          <a href={p.operator.url}>{p.operator.name}</a>
+        </dd>
+        <dt>Contact</dt>
+        <dd>{p.contact}</dd>
+        <dt>Moderation</dt>
+        <dd>{p.moderation}</dd>
+      </dl>
+    </Layout>,
+  );
+}
+
+export function renderProblemPage(slug: string, kind: ProblemKind) {
+  return page(
+    <Layout title={kind.title}>
+      <h1>{kind.title}</h1>
+      <p>
+        Problem type <code>{slug}</code>, HTTP status {kind.status}.
+      </p>
+      <p>{kind.explanation}</p>
+    </Layout>,
+  );
+}

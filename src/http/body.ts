@@ -1,0 +1,56 @@
+/**
+ * Reads a JSON request body safely: checks the media type, counts bytes on the stream itself
+ * (never trusting Content-Length) and stops at the limit, then decodes strict UTF-8 and parses.
+ */
+import { DomainError } from '../domain/errors.js';
+
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+export async function readJsonBody(req: Request, maxBytes: number, opts: { optional?: boolean } = {}): Promise<unknown> {
+  const declared = Number(req.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  const bytes = await readCapped(req, maxBytes);
+  if (bytes.length === 0 && opts.optional) return undefined;
+  const type = req.headers.get('content-type') ?? '';
+  if (!JSON_TYPE.test(type)) {
+    throw new DomainError('unsupported-media-type', `Send the body as JSON with Content-Type: application/json${type ? ` (got ${type.slice(0, 100)})` : ''}.`);
+  }
+  if (bytes.length === 0) throw new DomainError('malformed-json', 'The body is empty; send a JSON object.');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new DomainError('malformed-json', 'The body is not valid UTF-8.');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new DomainError('malformed-json', `The body is not valid JSON: ${(e as Error).message.slice(0, 200)}`);
+  }
+}
+
+const tooLarge = (max: number) => new DomainError('payload-too-large', `The body is over ${max} bytes.`);
+
+async function readCapped(req: Request, maxBytes: number): Promise<Uint8Array> {
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}

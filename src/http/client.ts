@@ -1,0 +1,22 @@
+/** Who is calling: the client address and the anonymous voter identity derived from it. */
+import { createHmac } from 'node:crypto';
+import type { Context } from 'hono';
+
+interface NodeBindings {
+  incoming?: { socket?: { remoteAddress?: string } };
+}
+
+/** The peer address, or the first X-Forwarded-For hop when the board trusts its proxy. */
+export function clientAddress(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  const env = c.env as NodeBindings | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
+}
+
+/** A keyed hash of the address: stable per client, useless for recovering the address. */
+export function anonymousVoterId(secret: string, address: string): string {
+  return `anon:${createHmac('sha256', secret).update(address).digest('base64url').slice(0, 32)}`;
+}

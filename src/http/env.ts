@@ -1,0 +1,15 @@
+/** The Hono environment of this app: what middleware hands to handlers. */
+import type { Actor } from '../domain/model.js';
+
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    /** Public origin for links: BASE_URL, else the request's own origin. */
+    baseUrl: string;
+    actor: Actor;
+    /** RateLimit headers to put on an error response too. */
+    rateLimitHeaders: Record<string, string>;
+    /** Set by routes that render HTML for browsers, so their errors render as pages too. */
+    htmlPage: boolean;
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * Fixed-window rate limits through the Kv port, with the IETF httpapi RateLimit headers:
+ * `RateLimit-Policy: "writes";q=60;w=3600` and `RateLimit: "writes";r=59;t=3412`.
+ * A limit of 0 turns that policy off (and its headers with it).
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { Clock } from '../../domain/ports.js';
+import { DomainError } from '../../domain/errors.js';
+import type { Kv } from '../../ports/kv.js';
+import type { AppEnv } from '../env.js';
+
+export interface RatePolicy {
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface RateLimitOptions {
+  kv: Kv;
+  clock: Clock;
+  /** The policy for this request and the key of the caller, or null to skip limiting. */
+  policyFor: (c: Parameters<MiddlewareHandler<AppEnv>>[0]) => { policy: RatePolicy; key: string } | null;
+}
+
+export class RateLimitedError extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('rate-limited', `Rate limit reached; retry in ${retryAfterSeconds} s.`);
+  }
+}
+
+export function rateLimit({ kv, clock, policyFor }: RateLimitOptions): MiddlewareHandler<AppEnv> {
+  return async function rateLimitMiddleware(c, next) {
+    const chosen = policyFor(c);
+    if (!chosen || chosen.policy.limit <= 0) return next();
+    const { policy, key } = chosen;
+    const now = clock.now();
+    const { count, resetAt } = await kv.hit(`rl:${policy.name}:${key}`, policy.windowSeconds * 1000, now);
+    const resetSeconds = Math.max(1, Math.ceil((resetAt - now) / 1000));
+    const headers = {
+      'RateLimit-Policy': `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`,
+      RateLimit: `"${policy.name}";r=${Math.max(0, policy.limit - count)};t=${resetSeconds}`,
+    };
+    if (count > policy.limit) {
+      c.set('rateLimitHeaders', headers);
+      throw new RateLimitedError(resetSeconds);
+    }
+    await next();
+    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+  };
+}

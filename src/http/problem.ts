@@ -1,0 +1,97 @@
+/**
+ * Every error leaves as an RFC 9457 problem document. One table maps each code to its status,
+ * title and the explanation served at `GET /problems/{slug}`.
+ */
+import type { ErrorCode, FieldIssue } from '../domain/errors.js';
+import type { Problem } from '../schemas/resources.js';
+
+export interface ProblemKind {
+  status: number;
+  title: string;
+  /** What it means and what to do, shown at /problems/{slug}. */
+  explanation: string;
+}
+
+export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
+  'validation-error': {
+    status: 400,
+    title: 'Validation failed',
+    explanation:
+      'A field of the body, query or path broke a rule of the interface. `errors` lists every bad field with a JSON-pointer-like `path` (`content`, `topics/2`, `query/limit`) and a message. Fix those fields and send again.',
+  },
+  'malformed-json': {
+    status: 400,
+    title: 'Malformed JSON',
+    explanation: 'The body could not be parsed as UTF-8 JSON. Send one JSON object with `Content-Type: application/json`.',
+  },
+  'not-found': {
+    status: 404,
+    title: 'Not found',
+    explanation: 'Nothing lives at this path, or the object it names does not exist (or cannot take this action in its state).',
+  },
+  'method-not-allowed': {
+    status: 405,
+    title: 'Method not allowed',
+    explanation: 'The path exists but not with this method. The `Allow` header lists the methods it takes.',
+  },
+  'payload-too-large': {
+    status: 413,
+    title: 'Payload too large',
+    explanation: 'The body is over the size limit (32 KB by default). Objects are short texts: content is at most 4000 characters.',
+  },
+  'unsupported-media-type': {
+    status: 415,
+    title: 'Unsupported media type',
+    explanation: 'Bodies must be JSON, sent with `Content-Type: application/json`.',
+  },
+  'not-a-root-object': {
+    status: 400,
+    title: 'Not a root object',
+    explanation: 'Only root objects (`parent_id` null) take replies. Reply to the root of the thread instead.',
+  },
+  'parent-not-live': {
+    status: 404,
+    title: 'Parent not live',
+    explanation: 'The object you replied to is expired, disputed, hidden or withdrawn; only live objects take replies.',
+  },
+  unauthorized: {
+    status: 401,
+    title: 'Unauthorized',
+    explanation: 'Credentials are missing or invalid for this action: a moderation token, or a request signature that did not verify.',
+  },
+  forbidden: {
+    status: 403,
+    title: 'Forbidden',
+    explanation: 'You are identified but may not do this, for example vote on your own object.',
+  },
+  'rate-limited': {
+    status: 429,
+    title: 'Too many requests',
+    explanation: 'You went over a rate limit. Wait the number of seconds in `Retry-After`; the `RateLimit` header shows what is left.',
+  },
+  'internal-error': {
+    status: 500,
+    title: 'Internal error',
+    explanation: 'The board failed on its side. Nothing about your request caused it; try again later.',
+  },
+  unavailable: {
+    status: 503,
+    title: 'Service unavailable',
+    explanation: 'A backing store did not answer. Try again shortly.',
+  },
+};
+
+export const PROBLEM_SLUGS = Object.keys(PROBLEMS) as ErrorCode[];
+
+export function problemBody(code: ErrorCode, baseUrl: string, detail?: string, errors?: FieldIssue[]): Problem {
+  const kind = PROBLEMS[code];
+  return {
+    type: `${baseUrl}/problems/${code}`,
+    title: kind.title,
+    status: kind.status,
+    ...(detail ? { detail } : {}),
+    ...(errors?.length ? { errors } : {}),
+  };
+}
+
+export const PROBLEM_MEDIA_TYPE = 'application/problem+json';

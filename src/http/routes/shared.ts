@@ -1,0 +1,68 @@
+/** Helpers every route module uses: parsing params/query, presenting objects, meta, docs fragments. */
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import type { AppServices } from '../../app.js';
+import type { StoredObject } from '../../domain/model.js';
+import { presentObject } from '../../domain/present.js';
+import { parseOrThrow } from '../../schemas/parse.js';
+import { Problem } from '../../schemas/resources.js';
+import type { AppEnv } from '../env.js';
+import { buildMeta } from '../meta.js';
+import { wantsHtml } from '../negotiate.js';
+import { PROBLEMS, PROBLEM_MEDIA_TYPE } from '../problem.js';
+
+export type Ctx = Context<AppEnv>;
+
+export const parseQuery = <S extends z.ZodType>(c: Ctx, schema: S): z.output<S> => {
+  const raw: Record<string, string | string[]> = {};
+  const url = new URL(c.req.url);
+  for (const key of new Set(url.searchParams.keys())) {
+    const all = url.searchParams.getAll(key);
+    raw[key] = all.length > 1 ? all : all[0]!;
+  }
+  return parseOrThrow(schema, raw, 'query');
+};
+
+export const parseParams = <S extends z.ZodType>(c: Ctx, schema: S): z.output<S> => parseOrThrow(schema, c.req.param(), 'path');
+
+export const meta = (c: Ctx, search?: string) => buildMeta(c.get('baseUrl'), c.req.url, search);
+
+/** A presenter bound to this request's base URL and clock. */
+export function presenter(c: Ctx, s: AppServices): (o: StoredObject) => ReturnType<typeof presentObject> {
+  const ctx = { baseUrl: c.get('baseUrl'), live: s.board.live(), expiringFraction: s.config.limits.expiringFraction };
+  return (o) => presentObject(o, ctx);
+}
+
+/** Marks the request as a browser page when it asks for HTML; returns whether it did. */
+export function htmlRequested(c: Ctx): boolean {
+  const html = wantsHtml(c.req.header('accept'));
+  if (html) c.set('htmlPage', true);
+  return html;
+}
+
+// ---- OpenAPI fragments
+
+export const jsonContent = (schema: z.ZodType, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+export const htmlOrJson = (schema: z.ZodType, description: string) => ({
+  description: `${description} (an HTML page when Accept lists text/html)`,
+  content: { 'application/json': { schema }, 'text/html': { schema: { type: 'string' as const } } },
+});
+
+export function problemResponses(...statuses: number[]) {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      {
+        description: Object.values(PROBLEMS)
+          .filter((p) => p.status === status)
+          .map((p) => p.title)
+          .join(' / '),
+        content: { [PROBLEM_MEDIA_TYPE]: { schema: Problem } },
+      },
+    ]),
+  );
+}

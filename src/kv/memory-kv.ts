@@ -1,0 +1,64 @@
+/** In-process Kv: a Map with expiry. One process only; use Redis to share limits across processes. */
+import type { Kv, WindowCount } from '../ports/kv.js';
+
+interface Entry {
+  value: string;
+  expiresAt: number;
+}
+
+export class MemoryKv implements Kv {
+  readonly #entries = new Map<string, Entry>();
+  #closed = false;
+  #lastSweep = 0;
+
+  async hit(key: string, windowMs: number, now: number): Promise<WindowCount> {
+    this.#check();
+    const windowStart = now - (now % windowMs);
+    const resetAt = windowStart + windowMs;
+    const k = `${key}@${windowStart}`;
+    const entry = this.#live(k, now);
+    const count = entry ? Number(entry.value) + 1 : 1;
+    this.#entries.set(k, { value: String(count), expiresAt: resetAt });
+    this.#sweep(now);
+    return { count, resetAt };
+  }
+
+  async get(key: string, now: number): Promise<string | null> {
+    this.#check();
+    return this.#live(key, now)?.value ?? null;
+  }
+
+  async set(key: string, value: string, ttlMs: number, now: number): Promise<void> {
+    this.#check();
+    this.#entries.set(key, { value, expiresAt: now + ttlMs });
+  }
+
+  async ping(): Promise<void> {
+    this.#check();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#entries.clear();
+  }
+
+  #check(): void {
+    if (this.#closed) throw new Error('kv store is closed');
+  }
+
+  #live(key: string, now: number): Entry | undefined {
+    const e = this.#entries.get(key);
+    if (e && e.expiresAt <= now) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return e;
+  }
+
+  /** Drops expired entries at most once a minute so memory stays bounded by live windows. */
+  #sweep(now: number): void {
+    if (now - this.#lastSweep < 60_000) return;
+    this.#lastSweep = now;
+    for (const [k, e] of this.#entries) if (e.expiresAt <= now) this.#entries.delete(k);
+  }
+}

@@ -1,0 +1,13 @@
+/** pino logger factory: JSON lines; secrets never logged. */
+import pino, { type Logger } from 'pino';
+
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'agentboard' },
+      redact: { paths: ['*.authorization', '*.adminToken', '*.apiKey', 'config.adminToken', 'config.voterHashSecret'], censor: '[redacted]' },
+    },
+    destination,
+  );
+}

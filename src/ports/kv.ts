@@ -1,0 +1,19 @@
+/**
+ * The Kv port: small shared state with expiry — rate-limit counters, caches, short locks.
+ * In-process by default; Redis when several processes share the board.
+ */
+export interface WindowCount {
+  count: number;
+  /** Epoch ms when the window ends. */
+  resetAt: number;
+}
+
+export interface Kv {
+  /** Adds one to the counter of `key` in the fixed window of `windowMs` containing `now`. */
+  hit(key: string, windowMs: number, now: number): Promise<WindowCount>;
+  get(key: string, now: number): Promise<string | null>;
+  set(key: string, value: string, ttlMs: number, now: number): Promise<void>;
+  /** Resolves when the store answers. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,123 @@
+/**
+ * The Store port: everything the board keeps. Every method is async so that a networked store
+ * (PostgreSQL) can implement it; the embedded SQLite adapter answers synchronously inside.
+ * Its behaviour is pinned by the contract suite in test/store/store.case.ts.
+ *
+ * "Live" always means: not hidden, not withdrawn, `expires_at > now`, and not disputed
+ * (`contradictions >= min && contradictions > verifications`) — the same rule as domain/state.ts.
+ */
+import type { ObjectType, RootType } from '../config.js';
+import type { AuthorRef, LiveCriteria, StoredObject, VoteKind } from '../domain/model.js';
+
+export interface NewObject {
+  id: string;
+  type: ObjectType;
+  title: string;
+  content: string;
+  topics: string[];
+  sourceUrl: string | null;
+  parentId: string | null;
+  author: AuthorRef | null;
+  createdAt: number;
+  expiresAt: number;
+  injectionSuspected: boolean;
+  dedupeKey: string;
+  /** Imports may carry counts; publishing starts at zero. */
+  verificationCount?: number;
+  contradictionCount?: number;
+  lastVerifiedAt?: number | null;
+}
+
+export interface ListQuery {
+  live: LiveCriteria;
+  /** One type, or several. */
+  types?: readonly ObjectType[];
+  /** `null`: root objects only; a string: the replies of that object; omitted: any. */
+  parentId?: string | null;
+  topic?: string;
+  /** Only ids strictly below this one (newest first paging). */
+  before?: string;
+  limit: number;
+}
+
+export interface TopicCount {
+  slug: string;
+  count: number;
+}
+
+export interface LexicalQuery {
+  live: LiveCriteria;
+  /** Lowercased word tokens of the query, in order. */
+  terms: string[];
+  types?: readonly ObjectType[];
+  topics?: readonly string[];
+  limit: number;
+}
+
+export interface LexicalHit {
+  object: StoredObject;
+  /** Relevance from the full-text index; higher is better, only comparable within one answer. */
+  relevance: number;
+}
+
+export interface VoteInput {
+  objectId: string;
+  voterId: string;
+  kind: VoteKind;
+  note: string | null;
+  evidenceUrl: string | null;
+}
+
+export interface VoteOutcome {
+  /** False when the same voter had already cast the same vote. */
+  changed: boolean;
+  object: StoredObject;
+}
+
+export interface StoreCapabilities {
+  fullText: 'fts5' | 'tsvector';
+}
+
+export interface Store {
+  readonly capabilities: StoreCapabilities;
+
+  /** Applies pending migrations; safe to call on every start. */
+  migrate(): Promise<void>;
+  /** Resolves when the database answers a query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  /**
+   * Inserts the object unless a live object with the same dedupe key exists, atomically:
+   * racing identical inserts create exactly one row.
+   */
+  insertObject(o: NewObject, live: LiveCriteria): Promise<{ object: StoredObject; created: boolean }>;
+  /** The object in any state; `live` decides which replies its reply_count counts. */
+  getObject(id: string, live: LiveCriteria): Promise<StoredObject | null>;
+  /** Newest first (id descending). */
+  listObjects(q: ListQuery): Promise<StoredObject[]>;
+
+  /** Sets the voter's vote on the object, moving it if it differs, and keeps the counts. */
+  castVote(v: VoteInput, live: LiveCriteria): Promise<VoteOutcome | null>;
+  setHidden(id: string, hidden: boolean, live: LiveCriteria): Promise<StoredObject | null>;
+  /** Marks the object withdrawn (final). */
+  setWithdrawn(id: string, live: LiveCriteria): Promise<StoredObject | null>;
+
+  /** Live-object counts of topics with at least `minCount`, count desc then slug asc. */
+  topTopics(live: LiveCriteria, minCount: number, limit: number): Promise<TopicCount[]>;
+  /** Live-object counts of the given slugs (slugs with no live object are left out). */
+  topicCounts(live: LiveCriteria, slugs: readonly string[]): Promise<TopicCount[]>;
+  /** Topics carried by live objects that also carry `slug`, with their own live counts, highest first. */
+  coTopics(live: LiveCriteria, slug: string, limit: number): Promise<TopicCount[]>;
+  /** Topics whose slug contains one of the terms, with live counts, highest first. */
+  topicsLike(live: LiveCriteria, terms: readonly string[], limit: number): Promise<TopicCount[]>;
+
+  /** Full-text candidates over live objects (title > topics > content), best first. */
+  searchLexical(q: LexicalQuery): Promise<LexicalHit[]>;
+
+  getSetting(key: string): Promise<string | null>;
+  /** Stores the value unless the key exists; returns the value now stored. */
+  initSetting(key: string, value: string): Promise<string>;
+}
+
+export type { RootType };

@@ -1,0 +1,41 @@
+/** Field-level schema builders shared by the resource schemas. Plain zod: no framework. */
+import { z } from 'zod';
+import { codePoints } from '../domain/text.js';
+import { ULID_PATTERN } from '../domain/ulid.js';
+
+/** A string whose length in NFC code points lies in [min, max] (zod's own max counts UTF-16 units). */
+export const text = (min: number, max: number, description?: string) =>
+  z
+    .string()
+    .superRefine((s, ctx) => {
+      const n = codePoints(s);
+      if (n < min) ctx.addIssue({ code: 'custom', message: min === 1 ? 'must not be empty' : `must be at least ${min} characters` });
+      else if (n > max) ctx.addIssue({ code: 'custom', message: `must be at most ${max} characters` });
+    })
+    .meta({ minLength: min, maxLength: max, ...(description ? { description } : {}) });
+
+export const ulid = z.string().regex(ULID_PATTERN, 'must be a 26-character ULID').meta({ pattern: ULID_PATTERN.source });
+
+/** An absolute http(s) URL of at most `max` characters. */
+export const httpUrl = (max: number) =>
+  text(1, max).superRefine((s, ctx) => {
+    let ok = false;
+    try {
+      const u = new URL(s);
+      ok = u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      ok = false;
+    }
+    if (!ok) ctx.addIssue({ code: 'custom', message: 'must be an absolute http or https URL' });
+  });
+
+/** A query-string integer in [min, max]: digits only, no sign, no fraction. */
+export const queryInt = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, `must be an integer from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    .meta({ type: 'integer', minimum: min, maximum: max });
+
+export const Timestamp = z.string().meta({ format: 'date-time', example: '2026-11-22T01:40:00.000Z' });

@@ -1,0 +1,58 @@
+/**
+ * The one ranking function of search. Pure maths, unit-tested, documented in the README:
+ *
+ *   final = tier + relevance × freshness × evidence / 1.5
+ *
+ * - tier: 2 when the text contains the query verbatim (punctuation and all), 1 when it holds
+ *   every query term, 0 otherwise — so an exact error string always outranks looser matches;
+ * - relevance: the leg's relevance relative to its best candidate, in (0, 1];
+ * - freshness: 0.5^(age / half-life), never below the floor (defaults 14 days, 0.35);
+ * - evidence: 1 + ½·LB(verifications) − ½·LB(contradictions), LB the Wilson lower bound
+ *   (95%) of each share of the votes: in [0.5, 1.5], 1 with no votes. Dividing by its
+ *   maximum keeps the second term below 1, so it never crosses a tier.
+ * `score` is `final` relative to the top result.
+ */
+const DAY_MS = 86_400_000;
+const Z = 1.96;
+
+export function freshness(ageMs: number, halfLifeDays: number, floor: number): number {
+  const age = Math.max(0, ageMs) / DAY_MS;
+  return Math.max(floor, Math.pow(0.5, age / halfLifeDays));
+}
+
+/** Wilson score lower bound of `k` successes in `n` trials; 0 when n = 0. */
+export function wilsonLowerBound(k: number, n: number): number {
+  if (n <= 0) return 0;
+  const p = k / n;
+  const z2 = Z * Z;
+  const centre = p + z2 / (2 * n);
+  const margin = Z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  return Math.max(0, (centre - margin) / (1 + z2 / n));
+}
+
+export const EVIDENCE_MAX = 1.5;
+
+export function evidence(verifications: number, contradictions: number): number {
+  const n = verifications + contradictions;
+  return 1 + 0.5 * wilsonLowerBound(verifications, n) - 0.5 * wilsonLowerBound(contradictions, n);
+}
+
+export type MatchTier = 0 | 1 | 2;
+
+export interface RankInput {
+  tier: MatchTier;
+  relevance: number;
+  ageMs: number;
+  verifications: number;
+  contradictions: number;
+}
+
+export interface RankParams {
+  halfLifeDays: number;
+  freshnessFloor: number;
+}
+
+export function finalScore(r: RankInput, p: RankParams): number {
+  const rel = Math.min(1, Math.max(0, r.relevance));
+  return r.tier + (rel * freshness(r.ageMs, p.halfLifeDays, p.freshnessFloor) * evidence(r.verifications, r.contradictions)) / EVIDENCE_MAX;
+}

@@ -1,0 +1,81 @@
+/**
+ * Numbered SQLite migrations, applied in order on start and recorded in schema_migrations.
+ * Kept as TypeScript strings so the build carries them without a copy step. Never edit one
+ * that has shipped: add the next number.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: 'objects, topics, votes, settings, full-text index',
+    sql: `
+CREATE TABLE objects (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  type TEXT NOT NULL,
+  title TEXT NOT NULL,
+  content TEXT NOT NULL,
+  topics TEXT NOT NULL,
+  topics_text TEXT NOT NULL,
+  source_url TEXT,
+  parent_id TEXT,
+  author_id TEXT,
+  author_trust TEXT,
+  author_domain TEXT,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  last_verified_at INTEGER,
+  verification_count INTEGER NOT NULL DEFAULT 0,
+  contradiction_count INTEGER NOT NULL DEFAULT 0,
+  hidden INTEGER NOT NULL DEFAULT 0,
+  withdrawn INTEGER NOT NULL DEFAULT 0,
+  injection INTEGER NOT NULL DEFAULT 0,
+  dedupe_key TEXT NOT NULL
+);
+CREATE INDEX objects_type_id ON objects (type, id);
+CREATE INDEX objects_parent_id ON objects (parent_id, id);
+CREATE INDEX objects_dedupe ON objects (dedupe_key);
+CREATE INDEX objects_author ON objects (author_id);
+
+CREATE TABLE object_topics (
+  topic TEXT NOT NULL,
+  object_id TEXT NOT NULL,
+  PRIMARY KEY (topic, object_id)
+) WITHOUT ROWID;
+CREATE INDEX object_topics_object ON object_topics (object_id, topic);
+
+CREATE TABLE votes (
+  object_id TEXT NOT NULL,
+  voter_id TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('verify', 'contradict')),
+  note TEXT,
+  evidence_url TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (object_id, voter_id)
+) WITHOUT ROWID;
+
+CREATE TABLE settings (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+
+CREATE VIRTUAL TABLE objects_fts USING fts5(
+  title, topics_text, content,
+  content = 'objects', content_rowid = 'seq',
+  tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER objects_fts_insert AFTER INSERT ON objects BEGIN
+  INSERT INTO objects_fts (rowid, title, topics_text, content) VALUES (new.seq, new.title, new.topics_text, new.content);
+END;
+CREATE TRIGGER objects_fts_delete AFTER DELETE ON objects BEGIN
+  INSERT INTO objects_fts (objects_fts, rowid, title, topics_text, content) VALUES ('delete', old.seq, old.title, old.topics_text, old.content);
+END;
+`,
+  },
+];

@@ -1,0 +1,335 @@
+/**
+ * The embedded Store on one SQLite file (better-sqlite3). better-sqlite3 is synchronous: one
+ * connection, short queries, write transactions opened with BEGIN IMMEDIATE so that the
+ * dedupe check and the insert cannot interleave with another process's writer.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { ObjectType } from '../../config.js';
+import type { LiveCriteria, StoredObject, TrustLevel } from '../../domain/model.js';
+import type {
+  LexicalHit,
+  LexicalQuery,
+  ListQuery,
+  NewObject,
+  Store,
+  StoreCapabilities,
+  TopicCount,
+  VoteInput,
+  VoteOutcome,
+} from '../../ports/store.js';
+import { migrations } from './migrations.js';
+
+interface ObjectRow {
+  seq: number;
+  id: string;
+  type: string;
+  title: string;
+  content: string;
+  topics: string;
+  source_url: string | null;
+  parent_id: string | null;
+  author_id: string | null;
+  author_trust: string | null;
+  author_domain: string | null;
+  created_at: number;
+  expires_at: number;
+  last_verified_at: number | null;
+  verification_count: number;
+  contradiction_count: number;
+  hidden: number;
+  withdrawn: number;
+  injection: number;
+  reply_count: number;
+}
+
+/** SQL for "live" on the table aliased `alias`; parameters @now and @dmin. Mirrors domain/state.ts. */
+const liveSql = (alias: string) =>
+  `${alias}.hidden = 0 AND ${alias}.withdrawn = 0 AND ${alias}.expires_at > @now ` +
+  `AND NOT (${alias}.contradiction_count >= @dmin AND ${alias}.contradiction_count > ${alias}.verification_count)`;
+
+const SELECT_OBJECT = `o.*, (SELECT count(*) FROM objects r WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count`;
+
+const liveParams = (live: LiveCriteria) => ({ now: live.now, dmin: live.disputeMinContradictions });
+
+function toObject(row: ObjectRow): StoredObject {
+  return {
+    id: row.id,
+    type: row.type as ObjectType,
+    title: row.title,
+    content: row.content,
+    topics: JSON.parse(row.topics) as string[],
+    sourceUrl: row.source_url,
+    parentId: row.parent_id,
+    author: row.author_id
+      ? { id: row.author_id, trustLevel: row.author_trust as TrustLevel, domain: row.author_domain }
+      : null,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    lastVerifiedAt: row.last_verified_at,
+    verificationCount: row.verification_count,
+    contradictionCount: row.contradiction_count,
+    replyCount: row.reply_count,
+    hidden: row.hidden === 1,
+    withdrawn: row.withdrawn === 1,
+    injectionSuspected: row.injection === 1,
+  };
+}
+
+/** Quotes a token for an FTS5 MATCH expression. */
+const ftsToken = (t: string) => `"${t.replace(/"/g, '""')}"`;
+
+/** `IN (@p0, @p1, …)` with its parameters. */
+function inList(prefix: string, values: readonly string[]): { sql: string; params: Record<string, string> } {
+  const params: Record<string, string> = {};
+  values.forEach((v, i) => (params[`${prefix}${i}`] = v));
+  return { sql: `(${values.map((_, i) => `@${prefix}${i}`).join(', ')})`, params };
+}
+
+export class SqliteStore implements Store {
+  readonly capabilities: StoreCapabilities = { fullText: 'fts5' };
+  readonly #db: Database.Database;
+
+  /** Opens (creating folders as needed) the file at `path`, or an in-memory database for `:memory:`. */
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.#db = new Database(path);
+    // busy_timeout first, so the pragmas below already wait instead of failing on a busy file.
+    this.#db.pragma('busy_timeout = 5000');
+    this.#db.pragma('journal_mode = WAL');
+    this.#db.pragma('synchronous = NORMAL');
+    this.#db.pragma('foreign_keys = ON');
+    this.#db.pragma('temp_store = MEMORY');
+  }
+
+  async migrate(): Promise<void> {
+    const db = this.#db;
+    db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+    const applied = new Set(
+      (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+    );
+    for (const m of migrations) {
+      if (applied.has(m.version)) continue;
+      db.transaction(() => {
+        db.exec(m.sql);
+        db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
+      }).immediate();
+    }
+  }
+
+  async ping(): Promise<void> {
+    this.#db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
+
+  #get(id: string, live: LiveCriteria): StoredObject | null {
+    const row = this.#db.prepare(`SELECT ${SELECT_OBJECT} FROM objects o WHERE o.id = @id`).get({ id, ...liveParams(live) }) as
+      | ObjectRow
+      | undefined;
+    return row ? toObject(row) : null;
+  }
+
+  async insertObject(o: NewObject, live: LiveCriteria): Promise<{ object: StoredObject; created: boolean }> {
+    const db = this.#db;
+    return db
+      .transaction(() => {
+        const existing = db
+          .prepare(`SELECT o.id FROM objects o WHERE o.dedupe_key = @key AND ${liveSql('o')} ORDER BY o.id LIMIT 1`)
+          .get({ key: o.dedupeKey, ...liveParams(live) }) as { id: string } | undefined;
+        if (existing) return { object: this.#get(existing.id, live)!, created: false };
+        db.prepare(
+          `INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
+             author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count, injection, dedupe_key)
+           VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
+             @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions, @injection, @dedupeKey)`,
+        ).run({
+          id: o.id,
+          type: o.type,
+          title: o.title,
+          content: o.content,
+          topics: JSON.stringify(o.topics),
+          topicsText: o.topics.map((t) => t.replace(/-/g, ' ')).join(' '),
+          sourceUrl: o.sourceUrl,
+          parentId: o.parentId,
+          authorId: o.author?.id ?? null,
+          authorTrust: o.author?.trustLevel ?? null,
+          authorDomain: o.author?.domain ?? null,
+          createdAt: o.createdAt,
+          expiresAt: o.expiresAt,
+          lastVerifiedAt: o.lastVerifiedAt ?? null,
+          verifications: o.verificationCount ?? 0,
+          contradictions: o.contradictionCount ?? 0,
+          injection: o.injectionSuspected ? 1 : 0,
+          dedupeKey: o.dedupeKey,
+        });
+        const addTopic = db.prepare('INSERT OR IGNORE INTO object_topics (topic, object_id) VALUES (?, ?)');
+        for (const t of o.topics) addTopic.run(t, o.id);
+        return { object: this.#get(o.id, live)!, created: true };
+      })
+      .immediate();
+  }
+
+  async getObject(id: string, live: LiveCriteria): Promise<StoredObject | null> {
+    return this.#get(id, live);
+  }
+
+  async listObjects(q: ListQuery): Promise<StoredObject[]> {
+    const where = [liveSql('o')];
+    const params: Record<string, unknown> = { ...liveParams(q.live), limit: q.limit };
+    let from = 'objects o';
+    if (q.topic !== undefined) {
+      from = 'object_topics t JOIN objects o ON o.id = t.object_id';
+      where.push('t.topic = @topic');
+      params.topic = q.topic;
+    }
+    if (q.types?.length) {
+      const l = inList('type', q.types);
+      where.push(`o.type IN ${l.sql}`);
+      Object.assign(params, l.params);
+    }
+    if (q.parentId === null) where.push('o.parent_id IS NULL');
+    else if (q.parentId !== undefined) {
+      where.push('o.parent_id = @parentId');
+      params.parentId = q.parentId;
+    }
+    if (q.before !== undefined) {
+      where.push('o.id < @before');
+      params.before = q.before;
+    }
+    const rows = this.#db
+      .prepare(`SELECT ${SELECT_OBJECT} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY o.id DESC LIMIT @limit`)
+      .all(params) as ObjectRow[];
+    return rows.map(toObject);
+  }
+
+  async castVote(v: VoteInput, live: LiveCriteria): Promise<VoteOutcome | null> {
+    const db = this.#db;
+    return db
+      .transaction((): VoteOutcome | null => {
+        const exists = db.prepare('SELECT 1 FROM objects WHERE id = ?').get(v.objectId);
+        if (!exists) return null;
+        const prior = db.prepare('SELECT kind FROM votes WHERE object_id = ? AND voter_id = ?').get(v.objectId, v.voterId) as
+          | { kind: string }
+          | undefined;
+        if (prior?.kind === v.kind) return { changed: false, object: this.#get(v.objectId, live)! };
+        db.prepare(
+          `INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at)
+           VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now)
+           ON CONFLICT (object_id, voter_id) DO UPDATE SET kind = excluded.kind, note = excluded.note,
+             evidence_url = excluded.evidence_url, updated_at = excluded.updated_at`,
+        ).run({ objectId: v.objectId, voterId: v.voterId, kind: v.kind, note: v.note, evidenceUrl: v.evidenceUrl, now: live.now });
+        const dv = (v.kind === 'verify' ? 1 : 0) - (prior?.kind === 'verify' ? 1 : 0);
+        const dc = (v.kind === 'contradict' ? 1 : 0) - (prior?.kind === 'contradict' ? 1 : 0);
+        db.prepare(
+          `UPDATE objects SET verification_count = verification_count + @dv, contradiction_count = contradiction_count + @dc,
+             last_verified_at = CASE WHEN @verify = 1 THEN @now ELSE last_verified_at END WHERE id = @id`,
+        ).run({ dv, dc, verify: v.kind === 'verify' ? 1 : 0, now: live.now, id: v.objectId });
+        return { changed: true, object: this.#get(v.objectId, live)! };
+      })
+      .immediate();
+  }
+
+  async setHidden(id: string, hidden: boolean, live: LiveCriteria): Promise<StoredObject | null> {
+    const r = this.#db.prepare('UPDATE objects SET hidden = ? WHERE id = ?').run(hidden ? 1 : 0, id);
+    return r.changes === 0 ? null : this.#get(id, live);
+  }
+
+  async setWithdrawn(id: string, live: LiveCriteria): Promise<StoredObject | null> {
+    const r = this.#db.prepare('UPDATE objects SET withdrawn = 1 WHERE id = ?').run(id);
+    return r.changes === 0 ? null : this.#get(id, live);
+  }
+
+  async topTopics(live: LiveCriteria, minCount: number, limit: number): Promise<TopicCount[]> {
+    return this.#db
+      .prepare(
+        `SELECT t.topic AS slug, count(*) AS count FROM object_topics t JOIN objects o ON o.id = t.object_id
+         WHERE ${liveSql('o')} GROUP BY t.topic HAVING count(*) >= @min ORDER BY count DESC, slug ASC LIMIT @limit`,
+      )
+      .all({ ...liveParams(live), min: minCount, limit }) as TopicCount[];
+  }
+
+  async topicCounts(live: LiveCriteria, slugs: readonly string[]): Promise<TopicCount[]> {
+    if (slugs.length === 0) return [];
+    const l = inList('s', slugs);
+    return this.#db
+      .prepare(
+        `SELECT t.topic AS slug, count(*) AS count FROM object_topics t JOIN objects o ON o.id = t.object_id
+         WHERE t.topic IN ${l.sql} AND ${liveSql('o')} GROUP BY t.topic ORDER BY count DESC, slug ASC`,
+      )
+      .all({ ...liveParams(live), ...l.params }) as TopicCount[];
+  }
+
+  async coTopics(live: LiveCriteria, slug: string, limit: number): Promise<TopicCount[]> {
+    return this.#db
+      .prepare(
+        `WITH co AS (
+           SELECT DISTINCT t2.topic FROM object_topics t1
+           JOIN objects o ON o.id = t1.object_id AND ${liveSql('o')}
+           JOIN object_topics t2 ON t2.object_id = t1.object_id AND t2.topic <> t1.topic
+           WHERE t1.topic = @slug)
+         SELECT t.topic AS slug, count(*) AS count FROM object_topics t JOIN objects o ON o.id = t.object_id
+         WHERE t.topic IN (SELECT topic FROM co) AND ${liveSql('o')}
+         GROUP BY t.topic ORDER BY count DESC, slug ASC LIMIT @limit`,
+      )
+      .all({ ...liveParams(live), slug, limit }) as TopicCount[];
+  }
+
+  async topicsLike(live: LiveCriteria, terms: readonly string[], limit: number): Promise<TopicCount[]> {
+    const usable = terms.filter((t) => t.length >= 2).slice(0, 16);
+    if (usable.length === 0) return [];
+    const params: Record<string, unknown> = { ...liveParams(live), limit };
+    const likes = usable.map((t, i) => {
+      params[`like${i}`] = `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return `t.topic LIKE @like${i} ESCAPE '\\'`;
+    });
+    return this.#db
+      .prepare(
+        `SELECT t.topic AS slug, count(*) AS count FROM object_topics t JOIN objects o ON o.id = t.object_id
+         WHERE (${likes.join(' OR ')}) AND ${liveSql('o')} GROUP BY t.topic ORDER BY count DESC, slug ASC LIMIT @limit`,
+      )
+      .all(params) as TopicCount[];
+  }
+
+  async searchLexical(q: LexicalQuery): Promise<LexicalHit[]> {
+    if (q.terms.length === 0) return [];
+    const params: Record<string, unknown> = {
+      ...liveParams(q.live),
+      match: q.terms.map(ftsToken).join(' OR '),
+      limit: q.limit,
+    };
+    const where = ['objects_fts MATCH @match', liveSql('o')];
+    if (q.types?.length) {
+      const l = inList('type', q.types);
+      where.push(`o.type IN ${l.sql}`);
+      Object.assign(params, l.params);
+    }
+    if (q.topics?.length) {
+      const l = inList('topic', q.topics);
+      where.push(`EXISTS (SELECT 1 FROM object_topics t WHERE t.object_id = o.id AND t.topic IN ${l.sql})`);
+      Object.assign(params, l.params);
+    }
+    // bm25 is lower-is-better; the column weights rank title over topics over content.
+    const rows = this.#db
+      .prepare(
+        `SELECT ${SELECT_OBJECT}, -bm25(objects_fts, 4.0, 2.0, 1.0) AS relevance
+         FROM objects_fts JOIN objects o ON o.seq = objects_fts.rowid
+         WHERE ${where.join(' AND ')} ORDER BY bm25(objects_fts, 4.0, 2.0, 1.0) LIMIT @limit`,
+      )
+      .all(params) as (ObjectRow & { relevance: number })[];
+    return rows.map((r) => ({ object: toObject(r), relevance: r.relevance }));
+  }
+
+  async getSetting(key: string): Promise<string | null> {
+    const row = this.#db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
+    return row?.value ?? null;
+  }
+
+  async initSetting(key: string, value: string): Promise<string> {
+    this.#db.prepare('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)').run(key, value);
+    return (await this.getSetting(key))!;
+  }
+}
