@@ -4,7 +4,7 @@ import { invalid, type FieldIssue } from '../domain/errors.js';
 
 function issueMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return 'is required';
-  if (issue.code === 'invalid_type') return `must be of type ${issue.expected}`;
+  if (issue.code === 'invalid_type') return issue.expected === 'int' ? 'must be an integer' : `must be of type ${issue.expected}`;
   return issue.message.replace(/^Invalid input: /, '');
 }
 

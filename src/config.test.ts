@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(8787);
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.database).toEqual({ kind: 'sqlite', path: './data/board.db' });
+    expect(c.rateLimits).toMatchObject({ anonWrites: 60, signedWrites: 600, reads: 1200 });
+    expect(c.maxBodyBytes).toBe(32768);
+    expect(c.limits.lifetimes.status).toEqual({ defaultSeconds: 21600, maxSeconds: 86400 });
+    expect(c.limits.topicsDefaultLimit).toBe(50);
+    expect(c.allowPrivateNetwork).toBe(false);
+    expect(Object.isFrozen(c.limits.lifetimes)).toBe(true);
+  });
+  it('reads settings and treats empty strings as unset', () => {
+    const c = loadConfig({ PORT: '9000', BASE_URL: 'https://board.example/', RATE_LIMIT_READS: '0', ADMIN_TOKEN: '', REGISTRY_URL: 'off' });
+    expect(c.port).toBe(9000);
+    expect(c.baseUrl).toBe('https://board.example');
+    expect(c.rateLimits.reads).toBe(0);
+    expect(c.adminToken).toBeUndefined();
+    expect(c.registryUrl).toBeUndefined();
+  });
+  it('lists every bad setting at once', () => {
+    try {
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x', ALLOW_PRIVATE_NETWORK: 'maybe' });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      expect((e as ConfigError).issues.map((i) => i.split(':')[0])).toEqual(['PORT', 'DATABASE_URL', 'ALLOW_PRIVATE_NETWORK']);
+    }
+  });
+});

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { codePoints } from '../domain/text.js';
+import { matchTier, queryTerms, snippet } from './text-match.js';
+
+describe('queryTerms', () => {
+  it('splits on punctuation, lowercases, strips diacritics, de-duplicates', () => {
+    expect(queryTerms('SQLITE_BUSY: database is locked (Café) café')).toEqual(['sqlite', 'busy', 'database', 'is', 'locked', 'cafe']);
+    expect(queryTerms('☃☃ !!')).toEqual([]);
+  });
+});
+
+describe('matchTier', () => {
+  it('2 for the verbatim query, punctuation and all; 1 for all terms; 0 otherwise', () => {
+    expect(matchTier('SQLITE_BUSY: database is locked', '', 'got SQLITE_BUSY: database  is locked today', [])).toBe(2);
+    expect(matchTier('SQLITE_BUSY: database is locked', '', 'database sqlite is busy and locked', [])).toBe(1);
+    expect(matchTier('SQLITE_BUSY: database is locked', '', 'database is fine', [])).toBe(0);
+  });
+});
+
+describe('snippet', () => {
+  const long = `${'intro '.repeat(100)}the ECONNRESET error appears here ${'tail '.repeat(100)}`;
+  it('returns short content whole', () => {
+    expect(snippet('short text', 'x', 240)).toBe('short text');
+  });
+  it('centres on the match, stays within the limit and marks cuts', () => {
+    const s = snippet(long, 'ECONNRESET', 240);
+    expect(s).toContain('ECONNRESET');
+    expect(codePoints(s)).toBeLessThanOrEqual(240);
+    expect(s.startsWith('…')).toBe(true);
+    expect(s.endsWith('…')).toBe(true);
+  });
+  it('starts at the beginning when nothing matches', () => {
+    const s = snippet(long, 'zzz', 240);
+    expect(s.startsWith('intro')).toBe(true);
+    expect(codePoints(s)).toBeLessThanOrEqual(240);
+  });
+  it('counts emoji as one character each', () => {
+    const s = snippet('😀'.repeat(500), '😀', 240);
+    expect(codePoints(s)).toBeLessThanOrEqual(240);
+  });
+});

@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { runStoreContract } from './store.case.js';
+
+runStoreContract({
+  name: 'sqlite (file)',
+  async makeStore() {
+    const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
+    const store = new SqliteStore(join(dir, 'nested', 'board.db'));
+    return {
+      store,
+      async dispose() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+});
+
+it('sqlite: ping fails once the database is closed', async () => {
+  const store = new SqliteStore(':memory:');
+  await store.migrate();
+  await store.close();
+  await expect(store.ping()).rejects.toThrow();
+});
+
+it('sqlite: two handles on one file never duplicate a racing insert', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
+  const path = join(dir, 'board.db');
+  const a = new SqliteStore(path);
+  const b = new SqliteStore(path);
+  await a.migrate();
+  const live = { now: Date.now(), disputeMinContradictions: 2 };
+  const mk = (id: string) => ({
+    id,
+    type: 'finding' as const,
+    title: 't',
+    content: 'c',
+    topics: ['x'],
+    sourceUrl: null,
+    parentId: null,
+    author: null,
+    createdAt: live.now,
+    expiresAt: live.now + 60_000,
+    injectionSuspected: false,
+    dedupeKey: 'same',
+  });
+  const r = await Promise.all([a.insertObject(mk('01J0000000000000000000000A'), live), b.insertObject(mk('01J0000000000000000000000B'), live)]);
+  expect(r.filter((x) => x.created)).toHaveLength(1);
+  await a.close();
+  await b.close();
+  rmSync(dir, { recursive: true, force: true });
+});

@@ -1,0 +1,271 @@
+/**
+ * The Store contract: every adapter runs this suite through its own runner file
+ * (`runStoreContract({ name, makeStore })`). A behaviour is done only when it holds here.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ObjectType } from '../../src/config.js';
+import type { LiveCriteria } from '../../src/domain/model.js';
+import { ManualClock } from '../../src/domain/ports.js';
+import { UlidGenerator } from '../../src/domain/ulid.js';
+import type { NewObject, Store } from '../../src/ports/store.js';
+
+export interface StoreContractOptions {
+  name: string;
+  makeStore: () => Promise<{ store: Store; dispose: () => Promise<void> }>;
+}
+
+const T0 = Date.parse('2026-04-01T00:00:00.000Z');
+const DAY = 86_400_000;
+
+export function runStoreContract({ name, makeStore }: StoreContractOptions): void {
+  describe(`Store contract: ${name}`, () => {
+    let store: Store;
+    let dispose: () => Promise<void>;
+    let clock: ManualClock;
+    let ids: UlidGenerator;
+    const live = (): LiveCriteria => ({ now: clock.now(), disputeMinContradictions: 2 });
+
+    let n = 0;
+    const obj = (patch: Partial<NewObject> = {}): NewObject => {
+      n++;
+      return {
+        id: ids.next(),
+        type: 'finding',
+        title: `Title ${n}`,
+        content: `Content number ${n}`,
+        topics: ['alpha'],
+        sourceUrl: null,
+        parentId: null,
+        author: null,
+        createdAt: clock.now(),
+        expiresAt: clock.now() + 30 * DAY,
+        injectionSuspected: false,
+        dedupeKey: `key-${n}`,
+        ...patch,
+      };
+    };
+    const insert = async (patch: Partial<NewObject> = {}) => (await store.insertObject(obj(patch), live())).object;
+
+    beforeEach(async () => {
+      clock = new ManualClock(T0);
+      ids = new UlidGenerator(clock);
+      ({ store, dispose } = await makeStore());
+      await store.migrate();
+    });
+    afterEach(async () => dispose());
+
+    it('migrates idempotently and answers ping', async () => {
+      await store.migrate();
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    it('round-trips every field', async () => {
+      const o = obj({
+        type: 'artifact',
+        title: 'T',
+        content: 'C ünïcødé 😀',
+        topics: ['a-b', 'c'],
+        sourceUrl: 'https://example.org/x',
+        author: { id: 'kid1', trustLevel: 'signed', domain: null },
+        injectionSuspected: true,
+      });
+      const { object, created } = await store.insertObject(o, live());
+      expect(created).toBe(true);
+      const got = await store.getObject(o.id, live());
+      expect(got).toEqual(object);
+      expect(got).toMatchObject({
+        id: o.id,
+        type: 'artifact',
+        title: 'T',
+        content: 'C ünïcødé 😀',
+        topics: ['a-b', 'c'],
+        sourceUrl: 'https://example.org/x',
+        parentId: null,
+        author: { id: 'kid1', trustLevel: 'signed', domain: null },
+        createdAt: T0,
+        expiresAt: T0 + 30 * DAY,
+        lastVerifiedAt: null,
+        verificationCount: 0,
+        contradictionCount: 0,
+        replyCount: 0,
+        hidden: false,
+        withdrawn: false,
+        injectionSuspected: true,
+      });
+      expect(await store.getObject('01ZZZZZZZZZZZZZZZZZZZZZZZZ', live())).toBeNull();
+    });
+
+    it('keeps imported counts', async () => {
+      const o = await insert({ verificationCount: 7, contradictionCount: 1, lastVerifiedAt: T0 - DAY });
+      expect(o).toMatchObject({ verificationCount: 7, contradictionCount: 1, lastVerifiedAt: T0 - DAY });
+    });
+
+    describe('dedupe', () => {
+      it('returns the live object with the same key instead of inserting', async () => {
+        const first = await insert({ dedupeKey: 'same' });
+        const again = await store.insertObject(obj({ dedupeKey: 'same' }), live());
+        expect(again.created).toBe(false);
+        expect(again.object.id).toBe(first.id);
+        expect(await store.listObjects({ live: live(), limit: 10 })).toHaveLength(1);
+      });
+      it('inserts anew once the earlier one is no longer live', async () => {
+        const first = await insert({ dedupeKey: 'same', expiresAt: T0 + 1000 });
+        clock.advance(2000);
+        const again = await store.insertObject(obj({ dedupeKey: 'same' }), live());
+        expect(again.created).toBe(true);
+        expect(again.object.id).not.toBe(first.id);
+      });
+      it('holds under concurrency: 8 racing identical inserts create one object', async () => {
+        const results = await Promise.all(Array.from({ length: 8 }, () => store.insertObject(obj({ dedupeKey: 'race' }), live())));
+        expect(results.filter((r) => r.created)).toHaveLength(1);
+        expect(new Set(results.map((r) => r.object.id)).size).toBe(1);
+      });
+    });
+
+    describe('listObjects', () => {
+      it('lists newest first and pages strictly below the cursor', async () => {
+        const made = [];
+        for (let i = 0; i < 5; i++) made.push(await insert());
+        const all = await store.listObjects({ live: live(), limit: 10 });
+        expect(all.map((o) => o.id)).toEqual(made.map((o) => o.id).reverse());
+        const after = await store.listObjects({ live: live(), before: made[3]!.id, limit: 10 });
+        expect(after.map((o) => o.id)).toEqual([made[2]!.id, made[1]!.id, made[0]!.id]);
+        expect(await store.listObjects({ live: live(), limit: 2 })).toHaveLength(2);
+      });
+
+      it('returns live objects only', async () => {
+        const keep = await insert();
+        await insert({ expiresAt: T0 + 1 });
+        const hidden = await insert();
+        await store.setHidden(hidden.id, true, live());
+        const withdrawn = await insert();
+        await store.setWithdrawn(withdrawn.id, live());
+        const disputed = await insert({ contradictionCount: 2 });
+        const tie = await insert({ contradictionCount: 2, verificationCount: 2 });
+        clock.advance(10);
+        const got = (await store.listObjects({ live: live(), limit: 10 })).map((o) => o.id);
+        expect(got).toEqual([tie.id, keep.id]);
+        expect(got).not.toContain(disputed.id);
+      });
+
+      it('filters by types, parent and topic', async () => {
+        const root = await insert({ topics: ['alpha', 'beta'] });
+        const req = await insert({ type: 'request', topics: ['beta'] });
+        const reply = await insert({ type: 'response', parentId: root.id, topics: ['beta'] });
+        const ids = async (q: object) => (await store.listObjects({ live: live(), limit: 10, ...q })).map((o) => o.id);
+        expect(await ids({ types: ['request'] })).toEqual([req.id]);
+        expect(await ids({ types: ['finding', 'request'] satisfies ObjectType[] })).toEqual([req.id, root.id]);
+        expect(await ids({ parentId: null })).toEqual([req.id, root.id]);
+        expect(await ids({ parentId: root.id })).toEqual([reply.id]);
+        expect(await ids({ topic: 'beta', parentId: null })).toEqual([req.id, root.id]);
+        expect(await ids({ topic: 'beta' })).toEqual([reply.id, req.id, root.id]);
+        expect(await ids({ topic: 'alpha', types: ['request'] })).toEqual([]);
+      });
+
+      it('counts live replies only', async () => {
+        const root = await insert();
+        await insert({ type: 'response', parentId: root.id });
+        await insert({ type: 'response', parentId: root.id, expiresAt: T0 + 5 });
+        const hidden = await insert({ type: 'response', parentId: root.id });
+        await store.setHidden(hidden.id, true, live());
+        clock.advance(10);
+        expect((await store.getObject(root.id, live()))!.replyCount).toBe(1);
+        expect((await store.listObjects({ live: live(), parentId: null, limit: 5 }))[0]!.replyCount).toBe(1);
+      });
+    });
+
+    describe('votes', () => {
+      it('counts one vote per voter, ignores repeats and moves a changed vote', async () => {
+        const o = await insert();
+        const v = (voterId: string, kind: 'verify' | 'contradict') =>
+          store.castVote({ objectId: o.id, voterId, kind, note: null, evidenceUrl: null }, live());
+        const a = await v('a', 'verify');
+        expect(a).toMatchObject({ changed: true, object: { verificationCount: 1, contradictionCount: 0, lastVerifiedAt: T0 } });
+        clock.advance(1000);
+        const again = await v('a', 'verify');
+        expect(again).toMatchObject({ changed: false, object: { verificationCount: 1, lastVerifiedAt: T0 } });
+        await v('b', 'verify');
+        const moved = await v('a', 'contradict');
+        expect(moved).toMatchObject({ changed: true, object: { verificationCount: 1, contradictionCount: 1 } });
+        const back = await v('a', 'verify');
+        expect(back).toMatchObject({ changed: true, object: { verificationCount: 2, contradictionCount: 0, lastVerifiedAt: T0 + 1000 } });
+      });
+      it('answers null for an unknown object', async () => {
+        expect(await store.castVote({ objectId: '01ZZZZZZZZZZZZZZZZZZZZZZZZ', voterId: 'a', kind: 'verify', note: null, evidenceUrl: null }, live())).toBeNull();
+      });
+    });
+
+    it('hides, unhides and withdraws', async () => {
+      const o = await insert();
+      expect((await store.setHidden(o.id, true, live()))!.hidden).toBe(true);
+      expect((await store.setHidden(o.id, false, live()))!.hidden).toBe(false);
+      expect((await store.setWithdrawn(o.id, live()))!.withdrawn).toBe(true);
+      expect(await store.setHidden('01ZZZZZZZZZZZZZZZZZZZZZZZZ', true, live())).toBeNull();
+    });
+
+    describe('topics', () => {
+      beforeEach(async () => {
+        for (let i = 0; i < 6; i++) await insert({ topics: ['busy', 'shared'] });
+        for (let i = 0; i < 5; i++) await insert({ topics: ['also-busy'] });
+        for (let i = 0; i < 5; i++) await insert({ topics: ['quiet', 'shared'], expiresAt: T0 + 1 });
+        await insert({ topics: ['rare', 'busy'] });
+        clock.advance(10);
+      });
+      it('lists topics with at least the threshold of live objects, count desc then slug', async () => {
+        expect(await store.topTopics(live(), 5, 50)).toEqual([
+          { slug: 'busy', count: 7 },
+          { slug: 'shared', count: 6 },
+          { slug: 'also-busy', count: 5 },
+        ]);
+        expect(await store.topTopics(live(), 5, 1)).toEqual([{ slug: 'busy', count: 7 }]);
+      });
+      it('counts given slugs and finds co-occurring and similar topics', async () => {
+        expect(await store.topicCounts(live(), ['rare', 'quiet', 'busy'])).toEqual([
+          { slug: 'busy', count: 7 },
+          { slug: 'rare', count: 1 },
+        ]);
+        expect(await store.coTopics(live(), 'busy', 10)).toEqual([
+          { slug: 'shared', count: 6 },
+          { slug: 'rare', count: 1 },
+        ]);
+        expect(await store.topicsLike(live(), ['bus', 'x'], 10)).toEqual([
+          { slug: 'busy', count: 7 },
+          { slug: 'also-busy', count: 5 },
+        ]);
+      });
+    });
+
+    describe('searchLexical', () => {
+      it('finds live objects by terms, title weighing over content, with filters', async () => {
+        const inContent = await insert({ title: 'Unrelated', content: 'the pool is exhausted under load' });
+        const inTitle = await insert({ title: 'Pool exhausted', content: 'nothing else here', topics: ['pg'] });
+        await insert({ title: 'Pool exhausted too', content: 'but expired', expiresAt: T0 + 1 });
+        const req = await insert({ type: 'request', title: 'Why is the pool exhausted?', content: 'asking', topics: ['pg'] });
+        clock.advance(10);
+        const q = (extra: object = {}) => store.searchLexical({ live: live(), terms: ['pool', 'exhausted'], limit: 10, ...extra });
+        const hits = await q();
+        expect(hits.map((h) => h.object.id)).toHaveLength(3);
+        const rel = (id: string) => hits.find((h) => h.object.id === id)!.relevance;
+        expect(rel(inTitle.id)).toBeGreaterThan(rel(inContent.id));
+        expect((await q({ types: ['request'] })).map((h) => h.object.id)).toEqual([req.id]);
+        expect((await q({ topics: ['pg'], types: ['finding'] })).map((h) => h.object.id)).toEqual([inTitle.id]);
+        expect(await store.searchLexical({ live: live(), terms: [], limit: 10 })).toEqual([]);
+      });
+      it('treats query syntax characters as plain text', async () => {
+        await insert({ content: 'error "quoted" AND OR NOT near' });
+        const hits = await store.searchLexical({ live: live(), terms: ['"quoted"', 'and', 'or', 'not', 'near*', '('], limit: 10 });
+        expect(hits).toHaveLength(1);
+      });
+      it('matches accented text without accents', async () => {
+        await insert({ content: 'Le café est fermé' });
+        expect(await store.searchLexical({ live: live(), terms: ['cafe', 'ferme'], limit: 10 })).toHaveLength(1);
+      });
+    });
+
+    it('keeps the first value of a setting', async () => {
+      expect(await store.getSetting('k')).toBeNull();
+      expect(await store.initSetting('k', 'one')).toBe('one');
+      expect(await store.initSetting('k', 'two')).toBe('one');
+    });
+  });
+}
