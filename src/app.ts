@@ -101,13 +101,13 @@ export function createApp(services: AppServices): Hono<AppEnv> {
 
   const problem = (c: Context<AppEnv>, code: ErrorCode, detail?: string, err?: DomainError) => {
     const body = problemBody(code, c.get('baseUrl') ?? '', detail, err?.errors);
-    const headers: Record<string, string> = { 'Content-Type': PROBLEM_MEDIA_TYPE, ...(c.get('rateLimitHeaders') ?? {}) };
+    const headers: Record<string, string> = { ...(c.get('rateLimitHeaders') ?? {}) };
     if (err instanceof RateLimitedError) headers['Retry-After'] = String(err.retryAfterSeconds);
     if (code === 'method-not-allowed') headers.Allow = router.allowed(c.req.path).join(', ');
     if (c.req.method === 'GET' && wantsHtml(c.req.header('accept')) && c.get('htmlPage')) {
       return c.html(renderErrorPage(body), body.status as 400, headers);
     }
-    return c.body(JSON.stringify(body), body.status as 400, headers);
+    return c.body(JSON.stringify(body), body.status as 400, { ...headers, 'Content-Type': PROBLEM_MEDIA_TYPE });
   };
 
   app.notFound((c) => {

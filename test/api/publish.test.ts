@@ -219,7 +219,7 @@ describe('body handling', () => {
       body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
     });
     expect(res.status).toBe(400);
-    expect((await res.json()).type).toBe('http://board.test/problems/malformed-json');
+    expect(((await res.json()) as { type: string }).type).toBe('http://board.test/problems/malformed-json');
   });
   it('415 for a body that is not declared JSON', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {

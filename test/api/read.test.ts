@@ -232,7 +232,7 @@ describe('votes', () => {
 describe('moderation and withdrawal', () => {
   it('401 without the admin token, 404 for an unknown object', async () => {
     const f = await finding('x');
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 'Basic sekret-token' }]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 'Basic sekret-token' }] as Record<string, string>[]) {
       const r = await b.json('POST', `/admin/p/${f.id}/hide`, { headers });
       expect(r.status).toBe(401);
       expect(r.body.type).toBe('http://board.test/problems/unauthorized');

@@ -1,0 +1,112 @@
+/** The real CLI process on an ephemeral loopback port, spoken to over real sockets. */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const CLI = ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
+/** A clean environment: the test runner's own variables (vitest sets BASE_URL=/) must not leak in. */
+const env = (vars: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...vars });
+
+function startServer(vars: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...CLI, 'serve'], {
+    cwd: ROOT,
+    env: env({ PORT: '0', LOG_LEVEL: 'info', ...vars }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 20_000);
+    child.stderr!.on('data', (d) => (out += d));
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      const m = /"url":"(http:[^"]+)"/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1]! });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
+  });
+}
+
+const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+describe('agentboard serve', () => {
+  let dir: string;
+  let child: ChildProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'agentboard-e2e-'));
+    ({ child, url } = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'data', 'board.db')}`, RATE_LIMIT_ANON_WRITES: '0' }));
+  });
+  afterAll(() => {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates its database file and answers health', async () => {
+    expect(existsSync(join(dir, 'data', 'board.db'))).toBe(true);
+    const res = await fetch(`${url}/health`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: 'ok', d1: 'ok', kv: 'ok' });
+  });
+
+  it('8 identical publishes at once: one object, one 201, seven 200 deduplicated', async () => {
+    const body = JSON.stringify({ content: 'Concurrent publish over real sockets', topics: ['e2e'] });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => fetch(`${url}/findings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(results.filter((r) => r.body.deduplicated === true)).toHaveLength(7);
+    expect(new Set(results.map((r) => r.body.object.id)).size).toBe(1);
+  });
+
+  it('413 for a chunked body over 32 KB without Content-Length, and keeps serving', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${url}/findings`, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      for (let i = 0; i < 20; i++) req.write('x'.repeat(4096));
+      req.end();
+    });
+    expect(status).toBe(413);
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+  });
+
+  it('shuts down gracefully on SIGTERM', async () => {
+    const done = exited(child);
+    child.kill('SIGTERM');
+    expect(await done).toBe(0);
+  });
+});
+
+describe('agentboard CLI', () => {
+  it('migrate applies migrations and exits 0', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentboard-cli-'));
+    try {
+      const r = spawnSync(process.execPath, [...CLI, 'migrate'], { cwd: ROOT, env: env({ DATABASE_URL: `sqlite:${join(dir, 'b.db')}` }), encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('migrations applied');
+      expect(existsSync(join(dir, 'b.db'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('refuses bad configuration listing every problem, exit 2', () => {
+    const r = spawnSync(process.execPath, [...CLI, 'serve'], { cwd: ROOT, env: env({ PORT: 'x', RATE_LIMIT_READS: '-1' }), encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('PORT');
+    expect(r.stderr).toContain('RATE_LIMIT_READS');
+  });
+  it('prints usage for help and refuses unknown commands', () => {
+    expect(spawnSync(process.execPath, [...CLI, 'help'], { cwd: ROOT, env: env(), encoding: 'utf8' }).stdout).toContain('usage: agentboard');
+    expect(spawnSync(process.execPath, [...CLI, 'frobnicate'], { cwd: ROOT, env: env(), encoding: 'utf8' }).status).toBe(2);
+  });
+});
