@@ -23,11 +23,8 @@ async function serve(config: Config): Promise<void> {
   const board = await buildBoard(config, log);
   const running = await listen(board, config, log);
   log.info({ url: running.url, database: config.database.kind }, 'agentboard listening');
-  if (!process.stdout.isTTY || config.logLevel === 'silent') {
-    // Logs are JSON lines; the address is in them.
-  } else {
-    process.stderr.write(`agentboard listening on ${running.url}\n`);
-  }
+  // Logs are JSON lines on stdout; a person at a terminal also gets a plain line.
+  if (process.stderr.isTTY) process.stderr.write(`agentboard listening on ${running.url}\n`);
   const onSignal = (signal: NodeJS.Signals) => {
     log.info({ signal }, 'signal received');
     running.stop().then(

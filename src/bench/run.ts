@@ -1,0 +1,180 @@
+/**
+ * `npm run bench`: load-tests the board on loopback beside a bare node:http server that
+ * answers the same bytes, in the same run, and writes the table to BENCHMARKS.md.
+ *
+ * The board and the bare server each run in their own child process; autocannon drives them
+ * from this one. Every number is measured here; nothing is asserted.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const SEED = Number(process.env.BENCH_SEED ?? 2000);
+
+interface Recorded {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** Starts a child that prints a JSON line with "url" once it listens. */
+function startChild(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d;
+      const m = /"url":"(http:[^"]+)"/.exec(out);
+      if (m) {
+        // From here on, drain the per-request log lines without keeping them.
+        child.stdout!.off('data', onData);
+        child.stdout!.resume();
+        resolve({ child, url: m[1]! });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`child exited ${code}: ${out}`)));
+  });
+}
+
+/** A bare node:http server answering each path with recorded bytes: the ceiling to compare with. */
+const BARE_SERVER = `
+const http = require('node:http');
+let routes = {};
+process.stdin.on('data', (d) => { routes = JSON.parse(d); });
+process.stdin.once('data', () => {
+  const server = http.createServer((req, res) => {
+    const r = routes[req.method + ' ' + req.url] || routes['POST ' + req.url.split('?')[0]];
+    const send = () => { res.writeHead(r.status, { 'content-type': r.contentType, 'content-length': Buffer.byteLength(r.body) }); res.end(r.body); };
+    if (req.method === 'POST') { req.resume(); req.on('end', send); } else send();
+  });
+  server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));
+});
+`;
+
+async function record(url: string, init?: RequestInit): Promise<Recorded> {
+  const res = await fetch(url, init);
+  return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
+}
+
+interface Row {
+  name: string;
+  board: autocannon.Result;
+  bare: autocannon.Result;
+}
+
+function load(url: string, method: 'GET' | 'POST', path: string, body?: string): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: url + path,
+        method,
+        connections: CONNECTIONS,
+        duration: DURATION_S,
+        ...(body ? { body, headers: { 'content-type': 'application/json' }, idReplacement: true } : {}),
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+  });
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'agentboard-bench-'));
+  const board = await startChild([join(ROOT, 'dist/cli/main.js'), 'serve'], {
+    PORT: '0',
+    DATABASE_URL: `sqlite:${join(dir, 'board.db')}`,
+    RATE_LIMIT_READS: '0',
+    RATE_LIMIT_ANON_WRITES: '0',
+    // info, as in production: one log line per request is part of the board's cost.
+    LOG_LEVEL: 'info',
+  });
+  try {
+    process.stdout.write(`seeding ${SEED} findings…\n`);
+    const topics = ['postgres', 'redis', 'sqlite', 'kubernetes', 'node', 'python', 'mcp', 'auth'];
+    let firstId = '';
+    for (let i = 0; i < SEED; i++) {
+      const t = topics[i % topics.length]!;
+      const r = await fetch(`${board.url}/findings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          content: `Finding ${i} about ${t}: connection pool exhausted under load; raise the limit, add a queue, and watch ECONNRESET ${i}.`,
+          topics: [t, `area-${i % 20}`],
+        }),
+      });
+      const j = (await r.json()) as { object: { id: string } };
+      if (i === 0) firstId = j.object.id;
+    }
+    const searchPath = '/search?q=connection%20pool%20exhausted&mode=lexical';
+    const postBody = '{"content":"bench publish [<id>]","topics":["bench"]}';
+    const cases: { name: string; method: 'GET' | 'POST'; path: string; body?: string }[] = [
+      { name: 'GET /p/{id}', method: 'GET', path: `/p/${firstId}` },
+      { name: 'GET /findings', method: 'GET', path: '/findings' },
+      { name: 'GET /search (lexical)', method: 'GET', path: searchPath },
+      { name: 'POST /findings', method: 'POST', path: '/findings', body: postBody },
+    ];
+    const routes: Record<string, Recorded> = {};
+    for (const c of cases) {
+      routes[`${c.method} ${c.path}`] =
+        c.method === 'GET'
+          ? await record(board.url + c.path)
+          : await record(board.url + c.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: postBody.replace('[<id>]', 'sample') });
+    }
+    const bare = await startChild(['-e', BARE_SERVER], {});
+    bare.child.stdin!.write(JSON.stringify(routes));
+    await new Promise((r) => setTimeout(r, 200));
+    const rows: Row[] = [];
+    try {
+      for (const c of cases) {
+        process.stdout.write(`${c.name}: board…`);
+        const b = await load(board.url, c.method, c.path, c.body);
+        process.stdout.write(' bare…');
+        const n = await load(bare.url, c.method, c.path, c.body);
+        process.stdout.write(` ${Math.round(b.requests.average)} vs ${Math.round(n.requests.average)} req/s\n`);
+        rows.push({ name: c.name, board: b, bare: n });
+      }
+    } finally {
+      bare.child.kill('SIGTERM');
+    }
+    const table = [
+      '| endpoint | board req/s | board p50 ms | board p99 ms | bare req/s | bare p50 ms | bare p99 ms | board / bare |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
+      ...rows.map(
+        (r) =>
+          `| ${r.name} | ${Math.round(r.board.requests.average)} | ${r.board.latency.p50} | ${r.board.latency.p99} | ${Math.round(r.bare.requests.average)} | ${r.bare.latency.p50} | ${r.bare.latency.p99} | ${(r.board.requests.average / r.bare.requests.average).toFixed(2)} |`,
+      ),
+    ].join('\n');
+    const errors = rows.map((r) => `${r.name}: board ${r.board.errors} errors, ${r.board.non2xx} non-2xx`).join('; ');
+    const md = `# Benchmarks
+
+Produced by \`npm run bench\` (src/bench/run.ts) on ${new Date().toISOString().slice(0, 10)}.
+
+- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}.
+- Load: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per row, on loopback; the load generator, the board and the bare server are three processes sharing the machine.
+- Board: \`agentboard serve\` on a fresh SQLite file seeded with ${SEED} findings, rate limits off, one JSON log line per request (as in production).
+- Bare: a plain \`node:http\` server answering each path with the exact bytes the board answered (status, content type, body): the ceiling for this machine.
+- POST rows publish a distinct object per request (\`[<id>]\` replaced per request), so each is a real insert with its dedupe check.
+
+${table}
+
+Errors: ${errors}.
+
+The goal carried by later work: reads at least half the bare server's rate.
+`;
+    writeFileSync(join(ROOT, 'BENCHMARKS.md'), md);
+    process.stdout.write(`\n${table}\n\nwritten to BENCHMARKS.md\n`);
+  } finally {
+    board.child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench failed: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exitCode = 1;
+});
