@@ -4,14 +4,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Board } from './domain/board.js';
 import { DomainError, type ErrorCode } from './domain/errors.js';
 import type { Clock } from './domain/ports.js';
-import { anonymousVoterId, clientAddress } from './http/client.js';
+import { clientAddress } from './http/client.js';
+import { cors } from './http/middleware/cors.js';
 import type { AppEnv } from './http/env.js';
 import { rateLimit, RateLimitedError } from './http/middleware/rate-limit.js';
 import { wantsHtml } from './http/negotiate.js';
@@ -39,6 +39,8 @@ export interface AppServices {
   voterSecret: string;
 }
 
+const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
 /** Paths exempt from rate limiting: health checks come from load balancers, not agents. */
 const UNLIMITED = new Set(['/health']);
 
@@ -51,17 +53,14 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     const requestId = c.req.header('x-request-id')?.slice(0, 64).replace(/[^\w.-]/g, '') || randomUUID();
     c.set('requestId', requestId);
     c.set('baseUrl', config.baseUrl ?? new URL(c.req.url).origin);
+    // Set before the handler runs: editing c.res.headers afterwards leaves the fast response path.
+    c.header('X-Request-Id', requestId);
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+    // Strict everywhere: harmless on JSON, and HTML pages need no scripts at all.
+    c.header('Content-Security-Policy', CSP);
     const started = performance.now();
     await next();
-    c.res.headers.set('X-Request-Id', requestId);
-    c.res.headers.set('X-Content-Type-Options', 'nosniff');
-    c.res.headers.set('Referrer-Policy', 'no-referrer');
-    if (c.res.headers.get('content-type')?.startsWith('text/html')) {
-      c.res.headers.set(
-        'Content-Security-Policy',
-        "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-      );
-    }
     // One wide event per request; bodies and secrets are never logged.
     log.info(
       { request_id: requestId, method: c.req.method, path: c.req.path, status: c.res.status, duration_ms: Math.round((performance.now() - started) * 10) / 10 },
@@ -69,13 +68,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     );
   });
 
-  app.use(cors({ origin: '*', allowMethods: ['GET', 'HEAD', 'POST', 'DELETE'], exposeHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'Location'] }));
-
-  app.use(async function identifyActor(c, next) {
-    const address = clientAddress(c, config.trustProxy);
-    c.set('actor', { author: null, voterId: anonymousVoterId(services.voterSecret, address) });
-    await next();
-  });
+  app.use(cors('GET, HEAD, POST, DELETE'));
 
   app.use(
     rateLimit({
@@ -101,7 +94,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
 
   const problem = (c: Context<AppEnv>, code: ErrorCode, detail?: string, err?: DomainError) => {
     const body = problemBody(code, c.get('baseUrl') ?? '', detail, err?.errors);
-    const headers: Record<string, string> = { ...(c.get('rateLimitHeaders') ?? {}) };
+    const headers: Record<string, string> = {};
     if (err instanceof RateLimitedError) headers['Retry-After'] = String(err.retryAfterSeconds);
     if (code === 'method-not-allowed') headers.Allow = router.allowed(c.req.path).join(', ');
     if (c.req.method === 'GET' && wantsHtml(c.req.header('accept')) && c.get('htmlPage')) {

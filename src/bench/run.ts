@@ -24,7 +24,7 @@ interface Recorded {
 
 /** Starts a child that prints a JSON line with "url" once it listens. */
 function startChild(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     const onData = (d: Buffer) => {
@@ -45,17 +45,37 @@ function startChild(args: string[], env: Record<string, string>): Promise<{ chil
 /** A bare node:http server answering each path with recorded bytes: the ceiling to compare with. */
 const BARE_SERVER = `
 const http = require('node:http');
-let routes = {};
-process.stdin.on('data', (d) => { routes = JSON.parse(d); });
-process.stdin.once('data', () => {
-  const server = http.createServer((req, res) => {
-    const r = routes[req.method + ' ' + req.url] || routes['POST ' + req.url.split('?')[0]];
-    const send = () => { res.writeHead(r.status, { 'content-type': r.contentType, 'content-length': Buffer.byteLength(r.body) }); res.end(r.body); };
-    if (req.method === 'POST') { req.resume(); req.on('end', send); } else send();
-  });
-  server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));
+const routes = JSON.parse(require('node:fs').readFileSync(process.argv[1], 'utf8'));
+const server = http.createServer((req, res) => {
+  const r = routes[req.method + ' ' + req.url];
+  const send = () => { res.writeHead(r.status, { 'content-type': r.contentType, 'content-length': Buffer.byteLength(r.body) }); res.end(r.body); };
+  if (req.method === 'POST') { req.resume(); req.on('end', send); } else send();
 });
+server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));
 `;
+
+/** A deterministic technical sentence of 12–30 words from a 160-word vocabulary (seeded LCG). */
+const VOCABULARY = (
+  'connection pool exhausted timeout retry backoff queue worker cache eviction memory leak heap ' +
+  'socket reset refused handshake certificate token refresh expired scope grant header cookie ' +
+  'session lock deadlock transaction isolation index vacuum migration schema column constraint ' +
+  'replica primary failover latency throughput batch stream buffer chunk encoding unicode parser ' +
+  'compiler bundler module import export resolution path symlink permission denied container ' +
+  'image layer registry pull push tag deploy rollout probe readiness liveness restart crash ' +
+  'signal shutdown graceful drain proxy load balancer upstream downstream gateway route rewrite ' +
+  'query planner statistics vector embedding model tokenizer prompt context window rate limit ' +
+  'quota burst throttle webhook event subscription topic partition offset consumer producer lag ' +
+  'checksum digest signature key rotation secret vault audit log trace span metric alert dashboard ' +
+  'config environment variable flag default override fallback version upgrade downgrade patch ' +
+  'regression benchmark profile flamegraph allocation garbage collector thread async await promise'
+).split(' ');
+
+function sentence(seed: number): string {
+  let x = (seed * 2654435761 + 1013904223) >>> 0;
+  const next = () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0);
+  const n = 12 + (next() % 19);
+  return Array.from({ length: n }, () => VOCABULARY[next() % VOCABULARY.length]).join(' ');
+}
 
 async function record(url: string, init?: RequestInit): Promise<Recorded> {
   const res = await fetch(url, init);
@@ -68,15 +88,26 @@ interface Row {
   bare: autocannon.Result;
 }
 
-function load(url: string, method: 'GET' | 'POST', path: string, body?: string): Promise<autocannon.Result> {
+let published = 0;
+
+/** Runs autocannon; a POST sends a distinct body per request so each one is a real insert. */
+function load(url: string, method: 'GET' | 'POST', path: string): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     autocannon(
       {
         url: url + path,
-        method,
         connections: CONNECTIONS,
         duration: DURATION_S,
-        ...(body ? { body, headers: { 'content-type': 'application/json' }, idReplacement: true } : {}),
+        headers: { 'content-type': 'application/json' },
+        requests: [
+          method === 'GET'
+            ? { method }
+            : {
+                method,
+                // idReplacement is broken in this autocannon; a counter gives each body its own content.
+                setupRequest: (req) => ({ ...req, body: JSON.stringify({ content: `bench publish ${published++}`, topics: ['bench'] }) }),
+              },
+        ],
       },
       (err, result) => (err ? reject(err) : resolve(result)),
     );
@@ -102,39 +133,35 @@ async function main(): Promise<void> {
       const r = await fetch(`${board.url}/findings`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          content: `Finding ${i} about ${t}: connection pool exhausted under load; raise the limit, add a queue, and watch ECONNRESET ${i}.`,
-          topics: [t, `area-${i % 20}`],
-        }),
+        body: JSON.stringify({ content: `${sentence(i)} (${t} note ${i})`, topics: [t, `area-${i % 20}`] }),
       });
       const j = (await r.json()) as { object: { id: string } };
       if (i === 0) firstId = j.object.id;
     }
     const searchPath = '/search?q=connection%20pool%20exhausted&mode=lexical';
-    const postBody = '{"content":"bench publish [<id>]","topics":["bench"]}';
-    const cases: { name: string; method: 'GET' | 'POST'; path: string; body?: string }[] = [
+    const cases: { name: string; method: 'GET' | 'POST'; path: string }[] = [
       { name: 'GET /p/{id}', method: 'GET', path: `/p/${firstId}` },
       { name: 'GET /findings', method: 'GET', path: '/findings' },
       { name: 'GET /search (lexical)', method: 'GET', path: searchPath },
-      { name: 'POST /findings', method: 'POST', path: '/findings', body: postBody },
+      { name: 'POST /findings', method: 'POST', path: '/findings' },
     ];
     const routes: Record<string, Recorded> = {};
     for (const c of cases) {
       routes[`${c.method} ${c.path}`] =
         c.method === 'GET'
           ? await record(board.url + c.path)
-          : await record(board.url + c.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: postBody.replace('[<id>]', 'sample') });
+          : await record(board.url + c.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: 'bench publish sample', topics: ['bench'] }) });
     }
-    const bare = await startChild(['-e', BARE_SERVER], {});
-    bare.child.stdin!.write(JSON.stringify(routes));
-    await new Promise((r) => setTimeout(r, 200));
+    const routesFile = join(dir, 'routes.json');
+    writeFileSync(routesFile, JSON.stringify(routes));
+    const bare = await startChild(['-e', BARE_SERVER, routesFile], {});
     const rows: Row[] = [];
     try {
       for (const c of cases) {
         process.stdout.write(`${c.name}: board…`);
-        const b = await load(board.url, c.method, c.path, c.body);
+        const b = await load(board.url, c.method, c.path);
         process.stdout.write(' bare…');
-        const n = await load(bare.url, c.method, c.path, c.body);
+        const n = await load(bare.url, c.method, c.path);
         process.stdout.write(` ${Math.round(b.requests.average)} vs ${Math.round(n.requests.average)} req/s\n`);
         rows.push({ name: c.name, board: b, bare: n });
       }
@@ -156,9 +183,9 @@ Produced by \`npm run bench\` (src/bench/run.ts) on ${new Date().toISOString().s
 
 - Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}.
 - Load: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per row, on loopback; the load generator, the board and the bare server are three processes sharing the machine.
-- Board: \`agentboard serve\` on a fresh SQLite file seeded with ${SEED} findings, rate limits off, one JSON log line per request (as in production).
+- Board: \`agentboard serve\` on a fresh SQLite file seeded with ${SEED} findings of 12–30 words drawn from a 160-word technical vocabulary (so a three-word query matches a realistic share of them), rate limits off, one JSON log line per request (as in production).
 - Bare: a plain \`node:http\` server answering each path with the exact bytes the board answered (status, content type, body): the ceiling for this machine.
-- POST rows publish a distinct object per request (\`[<id>]\` replaced per request), so each is a real insert with its dedupe check.
+- POST rows publish a distinct object per request, so each is a real insert with its dedupe check.
 
 ${table}
 

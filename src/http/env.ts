@@ -6,9 +6,8 @@ export interface AppEnv {
     requestId: string;
     /** Public origin for links: BASE_URL, else the request's own origin. */
     baseUrl: string;
+    /** Who is acting; resolved on first use by routes/shared.ts `actorOf`. */
     actor: Actor;
-    /** RateLimit headers to put on an error response too. */
-    rateLimitHeaders: Record<string, string>;
     /** Set by routes that render HTML for browsers, so their errors render as pages too. */
     htmlPage: boolean;
   };

@@ -58,6 +58,10 @@ export interface LexicalHit {
   object: StoredObject;
   /** Relevance from the full-text index; higher is better, only comparable within one answer. */
   relevance: number;
+  /** The object holds every query term (as the full-text tokenizer sees words). */
+  allTerms: boolean;
+  /** The object holds the query terms as one phrase, adjacent and in order. */
+  phrase: boolean;
 }
 
 export interface VoteInput {

@@ -60,7 +60,7 @@ export class Searcher {
         object: c.object,
         final: finalScore(
           {
-            tier: matchTier(query.q, c.object.title, c.object.content, c.object.topics),
+            tier: matchTier(query.q, c, c.object.title, c.object.content),
             relevance: c.relevance / top,
             ageMs: live.now - c.object.createdAt,
             verifications: c.object.verificationCount,

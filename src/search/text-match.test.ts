@@ -10,10 +10,17 @@ describe('queryTerms', () => {
 });
 
 describe('matchTier', () => {
-  it('2 for the verbatim query, punctuation and all; 1 for all terms; 0 otherwise', () => {
-    expect(matchTier('SQLITE_BUSY: database is locked', '', 'got SQLITE_BUSY: database  is locked today', [])).toBe(2);
-    expect(matchTier('SQLITE_BUSY: database is locked', '', 'database sqlite is busy and locked', [])).toBe(1);
-    expect(matchTier('SQLITE_BUSY: database is locked', '', 'database is fine', [])).toBe(0);
+  const q = 'SQLITE_BUSY: database is locked';
+  it('2 for the verbatim query among phrase hits, punctuation and all', () => {
+    expect(matchTier(q, { allTerms: true, phrase: true }, '', 'got SQLITE_BUSY: database  is locked today')).toBe(2);
+    expect(matchTier(q, { allTerms: true, phrase: true }, 'sqlite_busy: Database is locked', 'x')).toBe(2);
+  });
+  it('1 for all terms, including a phrase hit whose punctuation differs', () => {
+    expect(matchTier(q, { allTerms: true, phrase: true }, '', 'SQLITE BUSY database is locked')).toBe(1);
+    expect(matchTier(q, { allTerms: true, phrase: false }, '', 'database sqlite is busy and locked')).toBe(1);
+  });
+  it('0 otherwise', () => {
+    expect(matchTier(q, { allTerms: false, phrase: false }, '', 'database is fine')).toBe(0);
   });
 });
 

@@ -15,13 +15,17 @@ export function queryTerms(q: string): string[] {
   return [...seen].slice(0, 32);
 }
 
-export function matchTier(q: string, title: string, content: string, topics: readonly string[]): MatchTier {
-  const fq = fold(q);
-  if (fq && (fold(content).includes(fq) || fold(title).includes(fq))) return 2;
-  const terms = queryTerms(q);
-  if (terms.length === 0) return 0;
-  const words = new Set(queryTerms(`${title} ${content} ${topics.join(' ')}`));
-  return terms.every((t) => words.has(t)) ? 1 : 0;
+/**
+ * The match tier of a candidate (see ranking.ts): 2 when its title or content holds the query
+ * verbatim, punctuation and all; 1 when it holds every term; 0 otherwise. Only a candidate
+ * whose terms form the query's phrase can hold it verbatim, so only those are compared.
+ */
+export function matchTier(q: string, hit: { allTerms: boolean; phrase: boolean }, title: string, content: string): MatchTier {
+  if (hit.phrase) {
+    const fq = fold(q);
+    if (fq && (fold(content).includes(fq) || fold(title).includes(fq))) return 2;
+  }
+  return hit.allTerms ? 1 : 0;
 }
 
 /**

@@ -251,6 +251,19 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         expect((await q({ topics: ['pg'], types: ['finding'] })).map((h) => h.object.id)).toEqual([inTitle.id]);
         expect(await store.searchLexical({ live: live(), terms: [], limit: 10 })).toEqual([]);
       });
+      it('reports which candidates hold every term and which hold the phrase', async () => {
+        const phrase = await insert({ title: 'x', content: 'the pool exhausted again' });
+        const both = await insert({ title: 'x', content: 'exhausted: the pool' });
+        const one = await insert({ title: 'x', content: 'a pool party' });
+        const hits = await store.searchLexical({ live: live(), terms: ['pool', 'exhausted'], limit: 10 });
+        const flags = (id: string) => {
+          const h = hits.find((x) => x.object.id === id)!;
+          return [h.allTerms, h.phrase];
+        };
+        expect(flags(phrase.id)).toEqual([true, true]);
+        expect(flags(both.id)).toEqual([true, false]);
+        expect(flags(one.id)).toEqual([false, false]);
+      });
       it('treats query syntax characters as plain text', async () => {
         await insert({ content: 'error "quoted" AND OR NOT near' });
         const hits = await store.searchLexical({ live: live(), terms: ['"quoted"', 'and', 'or', 'not', 'near*', '('], limit: 10 });

@@ -36,15 +36,9 @@ export function rateLimit({ kv, clock, policyFor }: RateLimitOptions): Middlewar
     const now = clock.now();
     const { count, resetAt } = await kv.hit(`rl:${policy.name}:${key}`, policy.windowSeconds * 1000, now);
     const resetSeconds = Math.max(1, Math.ceil((resetAt - now) / 1000));
-    const headers = {
-      'RateLimit-Policy': `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`,
-      RateLimit: `"${policy.name}";r=${Math.max(0, policy.limit - count)};t=${resetSeconds}`,
-    };
-    if (count > policy.limit) {
-      c.set('rateLimitHeaders', headers);
-      throw new RateLimitedError(resetSeconds);
-    }
+    c.header('RateLimit-Policy', `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`);
+    c.header('RateLimit', `"${policy.name}";r=${Math.max(0, policy.limit - count)};t=${resetSeconds}`);
+    if (count > policy.limit) throw new RateLimitedError(resetSeconds);
     await next();
-    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
   };
 }

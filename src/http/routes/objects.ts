@@ -16,7 +16,7 @@ import {
 import { readJsonBody } from '../body.js';
 import { IdParams, ListQuery, PageQuery } from '../query.js';
 import type { Router } from '../router.js';
-import { htmlOrJson, htmlRequested, jsonContent, meta, parseParams, parseQuery, presenter, problemResponses, type Ctx } from './shared.js';
+import { actorOf, htmlOrJson, htmlRequested, jsonContent, meta, parseParams, parseQuery, presenter, problemResponses, type Ctx } from './shared.js';
 
 const DEFAULT_PAGE = 20;
 
@@ -51,7 +51,7 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
           ...problemResponses(400, 413, 415, 429),
         },
       },
-      async (c) => published(c, await board.publish(p.type, await readJsonBody(c.req.raw, config.maxBodyBytes), c.get('actor'))),
+      async (c) => published(c, await board.publish(p.type, await readJsonBody(c.req.raw, config.maxBodyBytes), actorOf(c, s))),
     );
   }
 
@@ -134,7 +134,7 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
     async (c) => {
       const { id } = parseParams(c, IdParams);
       const body = await readJsonBody(c.req.raw, config.maxBodyBytes);
-      return published(c, await board.reply(id, body, c.get('actor')));
+      return published(c, await board.reply(id, body, actorOf(c, s)));
     },
   );
 
@@ -153,7 +153,7 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
       async (c) => {
         const { id } = parseParams(c, IdParams);
         const body = await readJsonBody(c.req.raw, config.maxBodyBytes, { optional: true });
-        const r = await board.vote(id, kind, body, c.get('actor'));
+        const r = await board.vote(id, kind, body, actorOf(c, s));
         return c.json({ object: presenter(c, s)(r.object), ...(r.changed ? {} : { deduplicated: true }), meta: meta(c) });
       },
     );
@@ -170,7 +170,7 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
     },
     async (c) => {
       const { id } = parseParams(c, IdParams);
-      return c.json({ object: presenter(c, s)(await board.withdraw(id, c.get('actor'))), meta: meta(c) });
+      return c.json({ object: presenter(c, s)(await board.withdraw(id, actorOf(c, s))), meta: meta(c) });
     },
   );
 }

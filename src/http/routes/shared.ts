@@ -2,7 +2,8 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { AppServices } from '../../app.js';
-import type { StoredObject } from '../../domain/model.js';
+import type { Actor, StoredObject } from '../../domain/model.js';
+import { anonymousVoterId, clientAddress } from '../client.js';
 import { presentObject } from '../../domain/present.js';
 import { parseOrThrow } from '../../schemas/parse.js';
 import { Problem } from '../../schemas/resources.js';
@@ -31,6 +32,19 @@ export const meta = (c: Ctx, search?: string) => buildMeta(c.get('baseUrl'), c.r
 export function presenter(c: Ctx, s: AppServices): (o: StoredObject) => ReturnType<typeof presentObject> {
   const ctx = { baseUrl: c.get('baseUrl'), live: s.board.live(), expiringFraction: s.config.limits.expiringFraction };
   return (o) => presentObject(o, ctx);
+}
+
+/**
+ * Who is acting, computed on first use: anonymous callers are a keyed hash of their address.
+ * Resolved lazily because most requests (reads) never need it.
+ */
+export function actorOf(c: Ctx, s: AppServices): Actor {
+  let actor = c.get('actor');
+  if (!actor) {
+    actor = { author: null, voterId: anonymousVoterId(s.voterSecret, clientAddress(c, s.config.trustProxy)) };
+    c.set('actor', actor);
+  }
+  return actor;
 }
 
 /** Marks the request as a browser page when it asks for HTML; returns whether it did. */

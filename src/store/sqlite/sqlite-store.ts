@@ -77,6 +77,12 @@ function toObject(row: ObjectRow): StoredObject {
   };
 }
 
+/**
+ * A LIMIT clause with the count inlined: bound as a parameter, better-sqlite3 passes a double
+ * and SQLite runs the same query ten times slower. Counts are validated integers.
+ */
+const limitSql = (n: number) => `LIMIT ${Math.max(0, Math.trunc(n))}`;
+
 /** Quotes a token for an FTS5 MATCH expression. */
 const ftsToken = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
@@ -90,6 +96,8 @@ function inList(prefix: string, values: readonly string[]): { sql: string; param
 export class SqliteStore implements Store {
   readonly capabilities: StoreCapabilities = { fullText: 'fts5' };
   readonly #db: Database.Database;
+  /** Prepared statements by SQL text: preparing costs more than running these short queries. */
+  readonly #statements = new Map<string, Database.Statement>();
 
   /** Opens (creating folders as needed) the file at `path`, or an in-memory database for `:memory:`. */
   constructor(path: string) {
@@ -101,6 +109,15 @@ export class SqliteStore implements Store {
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('foreign_keys = ON');
     this.#db.pragma('temp_store = MEMORY');
+  }
+
+  #sql(sql: string): Database.Statement {
+    let stmt = this.#statements.get(sql);
+    if (!stmt) {
+      stmt = this.#db.prepare(sql);
+      this.#statements.set(sql, stmt);
+    }
+    return stmt;
   }
 
   async migrate(): Promise<void> {
@@ -119,7 +136,7 @@ export class SqliteStore implements Store {
   }
 
   async ping(): Promise<void> {
-    this.#db.prepare('SELECT 1').get();
+    this.#sql('SELECT 1').get();
   }
 
   async close(): Promise<void> {
@@ -127,7 +144,7 @@ export class SqliteStore implements Store {
   }
 
   #get(id: string, live: LiveCriteria): StoredObject | null {
-    const row = this.#db.prepare(`SELECT ${SELECT_OBJECT} FROM objects o WHERE o.id = @id`).get({ id, ...liveParams(live) }) as
+    const row = this.#sql(`SELECT ${SELECT_OBJECT} FROM objects o WHERE o.id = @id`).get({ id, ...liveParams(live) }) as
       | ObjectRow
       | undefined;
     return row ? toObject(row) : null;
@@ -137,11 +154,10 @@ export class SqliteStore implements Store {
     const db = this.#db;
     return db
       .transaction(() => {
-        const existing = db
-          .prepare(`SELECT o.id FROM objects o WHERE o.dedupe_key = @key AND ${liveSql('o')} ORDER BY o.id LIMIT 1`)
+        const existing = this.#sql(`SELECT o.id FROM objects o WHERE o.dedupe_key = @key AND ${liveSql('o')} ORDER BY o.id LIMIT 1`)
           .get({ key: o.dedupeKey, ...liveParams(live) }) as { id: string } | undefined;
         if (existing) return { object: this.#get(existing.id, live)!, created: false };
-        db.prepare(
+        this.#sql(
           `INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
              author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count, injection, dedupe_key)
            VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
@@ -166,7 +182,7 @@ export class SqliteStore implements Store {
           injection: o.injectionSuspected ? 1 : 0,
           dedupeKey: o.dedupeKey,
         });
-        const addTopic = db.prepare('INSERT OR IGNORE INTO object_topics (topic, object_id) VALUES (?, ?)');
+        const addTopic = this.#sql('INSERT OR IGNORE INTO object_topics (topic, object_id) VALUES (?, ?)');
         for (const t of o.topics) addTopic.run(t, o.id);
         return { object: this.#get(o.id, live)!, created: true };
       })
@@ -179,7 +195,7 @@ export class SqliteStore implements Store {
 
   async listObjects(q: ListQuery): Promise<StoredObject[]> {
     const where = [liveSql('o')];
-    const params: Record<string, unknown> = { ...liveParams(q.live), limit: q.limit };
+    const params: Record<string, unknown> = { ...liveParams(q.live) };
     let from = 'objects o';
     if (q.topic !== undefined) {
       from = 'object_topics t JOIN objects o ON o.id = t.object_id';
@@ -200,8 +216,7 @@ export class SqliteStore implements Store {
       where.push('o.id < @before');
       params.before = q.before;
     }
-    const rows = this.#db
-      .prepare(`SELECT ${SELECT_OBJECT} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY o.id DESC LIMIT @limit`)
+    const rows = this.#sql(`SELECT ${SELECT_OBJECT} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY o.id DESC ${limitSql(q.limit)}`)
       .all(params) as ObjectRow[];
     return rows.map(toObject);
   }
@@ -210,13 +225,13 @@ export class SqliteStore implements Store {
     const db = this.#db;
     return db
       .transaction((): VoteOutcome | null => {
-        const exists = db.prepare('SELECT 1 FROM objects WHERE id = ?').get(v.objectId);
+        const exists = this.#sql('SELECT 1 FROM objects WHERE id = ?').get(v.objectId);
         if (!exists) return null;
-        const prior = db.prepare('SELECT kind FROM votes WHERE object_id = ? AND voter_id = ?').get(v.objectId, v.voterId) as
+        const prior = this.#sql('SELECT kind FROM votes WHERE object_id = ? AND voter_id = ?').get(v.objectId, v.voterId) as
           | { kind: string }
           | undefined;
         if (prior?.kind === v.kind) return { changed: false, object: this.#get(v.objectId, live)! };
-        db.prepare(
+        this.#sql(
           `INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at)
            VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now)
            ON CONFLICT (object_id, voter_id) DO UPDATE SET kind = excluded.kind, note = excluded.note,
@@ -224,7 +239,7 @@ export class SqliteStore implements Store {
         ).run({ objectId: v.objectId, voterId: v.voterId, kind: v.kind, note: v.note, evidenceUrl: v.evidenceUrl, now: live.now });
         const dv = (v.kind === 'verify' ? 1 : 0) - (prior?.kind === 'verify' ? 1 : 0);
         const dc = (v.kind === 'contradict' ? 1 : 0) - (prior?.kind === 'contradict' ? 1 : 0);
-        db.prepare(
+        this.#sql(
           `UPDATE objects SET verification_count = verification_count + @dv, contradiction_count = contradiction_count + @dc,
              last_verified_at = CASE WHEN @verify = 1 THEN @now ELSE last_verified_at END WHERE id = @id`,
         ).run({ dv, dc, verify: v.kind === 'verify' ? 1 : 0, now: live.now, id: v.objectId });
@@ -234,29 +249,27 @@ export class SqliteStore implements Store {
   }
 
   async setHidden(id: string, hidden: boolean, live: LiveCriteria): Promise<StoredObject | null> {
-    const r = this.#db.prepare('UPDATE objects SET hidden = ? WHERE id = ?').run(hidden ? 1 : 0, id);
+    const r = this.#sql('UPDATE objects SET hidden = ? WHERE id = ?').run(hidden ? 1 : 0, id);
     return r.changes === 0 ? null : this.#get(id, live);
   }
 
   async setWithdrawn(id: string, live: LiveCriteria): Promise<StoredObject | null> {
-    const r = this.#db.prepare('UPDATE objects SET withdrawn = 1 WHERE id = ?').run(id);
+    const r = this.#sql('UPDATE objects SET withdrawn = 1 WHERE id = ?').run(id);
     return r.changes === 0 ? null : this.#get(id, live);
   }
 
   async topTopics(live: LiveCriteria, minCount: number, limit: number): Promise<TopicCount[]> {
-    return this.#db
-      .prepare(
+    return this.#sql(
         `SELECT t.topic AS slug, count(*) AS count FROM object_topics t JOIN objects o ON o.id = t.object_id
-         WHERE ${liveSql('o')} GROUP BY t.topic HAVING count(*) >= @min ORDER BY count DESC, slug ASC LIMIT @limit`,
+         WHERE ${liveSql('o')} GROUP BY t.topic HAVING count(*) >= @min ORDER BY count DESC, slug ASC ${limitSql(limit)}`,
       )
-      .all({ ...liveParams(live), min: minCount, limit }) as TopicCount[];
+      .all({ ...liveParams(live), min: minCount }) as TopicCount[];
   }
 
   async topicCounts(live: LiveCriteria, slugs: readonly string[]): Promise<TopicCount[]> {
     if (slugs.length === 0) return [];
     const l = inList('s', slugs);
-    return this.#db
-      .prepare(
+    return this.#sql(
         `SELECT t.topic AS slug, count(*) AS count FROM object_topics t JOIN objects o ON o.id = t.object_id
          WHERE t.topic IN ${l.sql} AND ${liveSql('o')} GROUP BY t.topic ORDER BY count DESC, slug ASC`,
       )
@@ -264,8 +277,7 @@ export class SqliteStore implements Store {
   }
 
   async coTopics(live: LiveCriteria, slug: string, limit: number): Promise<TopicCount[]> {
-    return this.#db
-      .prepare(
+    return this.#sql(
         `WITH co AS (
            SELECT DISTINCT t2.topic FROM object_topics t1
            JOIN objects o ON o.id = t1.object_id AND ${liveSql('o')}
@@ -273,35 +285,36 @@ export class SqliteStore implements Store {
            WHERE t1.topic = @slug)
          SELECT t.topic AS slug, count(*) AS count FROM object_topics t JOIN objects o ON o.id = t.object_id
          WHERE t.topic IN (SELECT topic FROM co) AND ${liveSql('o')}
-         GROUP BY t.topic ORDER BY count DESC, slug ASC LIMIT @limit`,
+         GROUP BY t.topic ORDER BY count DESC, slug ASC ${limitSql(limit)}`,
       )
-      .all({ ...liveParams(live), slug, limit }) as TopicCount[];
+      .all({ ...liveParams(live), slug }) as TopicCount[];
   }
 
   async topicsLike(live: LiveCriteria, terms: readonly string[], limit: number): Promise<TopicCount[]> {
     const usable = terms.filter((t) => t.length >= 2).slice(0, 16);
     if (usable.length === 0) return [];
-    const params: Record<string, unknown> = { ...liveParams(live), limit };
+    const params: Record<string, unknown> = { ...liveParams(live) };
     const likes = usable.map((t, i) => {
       params[`like${i}`] = `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       return `t.topic LIKE @like${i} ESCAPE '\\'`;
     });
-    return this.#db
-      .prepare(
+    return this.#sql(
         `SELECT t.topic AS slug, count(*) AS count FROM object_topics t JOIN objects o ON o.id = t.object_id
-         WHERE (${likes.join(' OR ')}) AND ${liveSql('o')} GROUP BY t.topic ORDER BY count DESC, slug ASC LIMIT @limit`,
+         WHERE (${likes.join(' OR ')}) AND ${liveSql('o')} GROUP BY t.topic ORDER BY count DESC, slug ASC ${limitSql(limit)}`,
       )
       .all(params) as TopicCount[];
   }
 
   async searchLexical(q: LexicalQuery): Promise<LexicalHit[]> {
     if (q.terms.length === 0) return [];
+    const tokens = q.terms.map(ftsToken);
     const params: Record<string, unknown> = {
       ...liveParams(q.live),
-      match: q.terms.map(ftsToken).join(' OR '),
-      limit: q.limit,
+      any: tokens.join(' OR '),
+      all: tokens.join(' AND '),
+      phrase: ftsToken(q.terms.join(' ')),
     };
-    const where = ['objects_fts MATCH @match', liveSql('o')];
+    const where = ['objects_fts MATCH @any', liveSql('o')];
     if (q.types?.length) {
       const l = inList('type', q.types);
       where.push(`o.type IN ${l.sql}`);
@@ -312,24 +325,28 @@ export class SqliteStore implements Store {
       where.push(`EXISTS (SELECT 1 FROM object_topics t WHERE t.object_id = o.id AND t.topic IN ${l.sql})`);
       Object.assign(params, l.params);
     }
-    // bm25 is lower-is-better; the column weights rank title over topics over content.
-    const rows = this.#db
-      .prepare(
-        `SELECT ${SELECT_OBJECT}, -bm25(objects_fts, 4.0, 2.0, 1.0) AS relevance
+    // bm25 is lower-is-better; the column weights rank title over topics over content. The
+    // AND and phrase matches are evaluated once each, as sets, for the candidates only.
+    const rows = this.#sql(
+      `WITH hits AS (
+         SELECT o.seq, bm25(objects_fts, 4.0, 2.0, 1.0) AS score
          FROM objects_fts JOIN objects o ON o.seq = objects_fts.rowid
-         WHERE ${where.join(' AND ')} ORDER BY bm25(objects_fts, 4.0, 2.0, 1.0) LIMIT @limit`,
-      )
-      .all(params) as (ObjectRow & { relevance: number })[];
-    return rows.map((r) => ({ object: toObject(r), relevance: r.relevance }));
+         WHERE ${where.join(' AND ')} ORDER BY score ${limitSql(q.limit)})
+       SELECT ${SELECT_OBJECT}, -hits.score AS relevance,
+         hits.seq IN (SELECT rowid FROM objects_fts WHERE objects_fts MATCH @all) AS all_terms,
+         hits.seq IN (SELECT rowid FROM objects_fts WHERE objects_fts MATCH @phrase) AS phrase
+       FROM hits JOIN objects o ON o.seq = hits.seq ORDER BY hits.score`,
+    ).all(params) as (ObjectRow & { relevance: number; all_terms: number; phrase: number })[];
+    return rows.map((r) => ({ object: toObject(r), relevance: r.relevance, allTerms: r.all_terms === 1, phrase: r.phrase === 1 }));
   }
 
   async getSetting(key: string): Promise<string | null> {
-    const row = this.#db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
+    const row = this.#sql('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
     return row?.value ?? null;
   }
 
   async initSetting(key: string, value: string): Promise<string> {
-    this.#db.prepare('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)').run(key, value);
+    this.#sql('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)').run(key, value);
     return (await this.getSetting(key))!;
   }
 }
