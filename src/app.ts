@@ -83,6 +83,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
         }
         return { policy: { name: 'writes', limit: r.anonWrites, windowSeconds: r.writeWindowSeconds }, key };
       },
+      onKvError: (err) => log.warn({ err }, 'kv store failed; request served without rate limiting'),
     }),
   );
 

@@ -10,6 +10,7 @@ import { Board } from './domain/board.js';
 import { systemClock, type Clock, type Ids } from './domain/ports.js';
 import { UlidGenerator } from './domain/ulid.js';
 import { MemoryKv } from './kv/memory-kv.js';
+import { RedisKv } from './kv/redis-kv.js';
 import type { Kv } from './ports/kv.js';
 import type { Store } from './ports/store.js';
 import { Searcher } from './search/search.js';
@@ -20,9 +21,9 @@ export function openStore(config: Config): Store {
   throw new Error('DATABASE_URL=postgres://… is not supported yet: this build has the embedded SQLite store only (use sqlite:<path>).');
 }
 
+/** Redis when REDIS_URL is set (shared by every process), else in-process (one process only). */
 export function openKv(config: Config): Kv {
-  if (config.redisUrl) throw new Error('REDIS_URL is not supported yet: this build has the in-process kv only (leave REDIS_URL unset).');
-  return new MemoryKv();
+  return config.redisUrl ? new RedisKv(config.redisUrl) : new MemoryKv();
 }
 
 export interface Overrides {
@@ -44,6 +45,8 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
   const store = overrides.store ?? openStore(config);
   const kv = overrides.kv ?? openKv(config);
   await store.migrate();
+  // A kv that cannot be reached does not stop the board: health reports it and limits fail open.
+  await kv.ready().catch((err: unknown) => log.warn({ err }, 'kv store not reachable at start; continuing'));
   const voterSecret = config.voterHashSecret ?? (await store.initSetting('voter_hash_secret', randomBytes(32).toString('base64url')));
   const ids = overrides.ids ?? new UlidGenerator(clock);
   const board = new Board({ store, clock, ids, limits: config.limits });

@@ -33,6 +33,10 @@ export class MemoryKv implements Kv {
     this.#entries.set(key, { value, expiresAt: now + ttlMs });
   }
 
+  async ready(): Promise<void> {
+    this.#check();
+  }
+
   async ping(): Promise<void> {
     this.#check();
   }

@@ -13,6 +13,8 @@ export interface Kv {
   hit(key: string, windowMs: number, now: number): Promise<WindowCount>;
   get(key: string, now: number): Promise<string | null>;
   set(key: string, value: string, ttlMs: number, now: number): Promise<void>;
+  /** Resolves once the store is connected; rejects when it cannot be reached in a few seconds. */
+  ready(): Promise<void>;
   /** Resolves when the store answers. */
   ping(): Promise<void>;
   close(): Promise<void>;

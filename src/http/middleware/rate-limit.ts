@@ -20,6 +20,8 @@ export interface RateLimitOptions {
   clock: Clock;
   /** The policy for this request and the key of the caller, or null to skip limiting. */
   policyFor: (c: Parameters<MiddlewareHandler<AppEnv>>[0]) => { policy: RatePolicy; key: string } | null;
+  /** Called when the kv store fails; the request then goes through unlimited (fail open). */
+  onKvError: (err: unknown) => void;
 }
 
 export class RateLimitedError extends DomainError {
@@ -28,13 +30,21 @@ export class RateLimitedError extends DomainError {
   }
 }
 
-export function rateLimit({ kv, clock, policyFor }: RateLimitOptions): MiddlewareHandler<AppEnv> {
+export function rateLimit({ kv, clock, policyFor, onKvError }: RateLimitOptions): MiddlewareHandler<AppEnv> {
   return async function rateLimitMiddleware(c, next) {
     const chosen = policyFor(c);
     if (!chosen || chosen.policy.limit <= 0) return next();
     const { policy, key } = chosen;
     const now = clock.now();
-    const { count, resetAt } = await kv.hit(`rl:${policy.name}:${key}`, policy.windowSeconds * 1000, now);
+    let window;
+    try {
+      window = await kv.hit(`rl:${policy.name}:${key}`, policy.windowSeconds * 1000, now);
+    } catch (err) {
+      // A kv outage must not take the board down with it: serve, and say so in the logs.
+      onKvError(err);
+      return next();
+    }
+    const { count, resetAt } = window;
     const resetSeconds = Math.max(1, Math.ceil((resetAt - now) / 1000));
     c.header('RateLimit-Policy', `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`);
     c.header('RateLimit', `"${policy.name}";r=${Math.max(0, policy.limit - count)};t=${resetSeconds}`);
