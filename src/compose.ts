@@ -13,7 +13,11 @@ import { MemoryKv } from './kv/memory-kv.js';
 import { RedisKv } from './kv/redis-kv.js';
 import type { Kv } from './ports/kv.js';
 import type { Store } from './ports/store.js';
+import { EmbedWorker } from './search/embed-worker.js';
 import { Searcher } from './search/search.js';
+import { LocalEmbedder } from './embed/local-embedder.js';
+import { OpenAiEmbedder } from './embed/openai-embedder.js';
+import type { Embedder } from './ports/embedder.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 
 export function openStore(config: Config): Store {
@@ -26,16 +30,35 @@ export function openKv(config: Config): Kv {
   return config.redisUrl ? new RedisKv(config.redisUrl) : new MemoryKv();
 }
 
+/** The embedder EMBEDDINGS selects, or null for `none`. */
+export function openEmbedder(config: Config): Embedder | null {
+  const e = config.embeddings;
+  switch (e.provider) {
+    case 'none':
+      return null;
+    case 'local':
+      return new LocalEmbedder(e.model, e.modelsDir);
+    case 'openai':
+      return new OpenAiEmbedder({ url: e.url!, apiKey: e.apiKey, model: e.model, batchSize: e.batchSize, timeoutMs: e.timeoutMs, retries: e.retries });
+  }
+}
+
 export interface Overrides {
   store?: Store;
   kv?: Kv;
   clock?: Clock;
   ids?: Ids;
+  /** Replaces the configured embedder (null: none). */
+  embedder?: Embedder | null;
 }
 
 export interface Board$ {
   services: AppServices;
   app: ReturnType<typeof createApp>;
+  /** Null when there is no semantic leg to feed. */
+  worker: EmbedWorker | null;
+  /** Starts background work: the embedding backfill and queue worker. */
+  startBackground(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,12 +73,24 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
   const voterSecret = config.voterHashSecret ?? (await store.initSetting('voter_hash_secret', randomBytes(32).toString('base64url')));
   const ids = overrides.ids ?? new UlidGenerator(clock);
   const board = new Board({ store, clock, ids, limits: config.limits });
-  const searcher = new Searcher({ store, clock, limits: config.limits });
+  const embedder = overrides.embedder !== undefined ? overrides.embedder : openEmbedder(config);
+  const searcher = new Searcher({ store, clock, limits: config.limits, log, embedder, semanticBudgetMs: config.embeddings.semanticBudgetMs });
+  const semantic = searcher.semanticStatus();
+  if (!semantic.available) log.warn({ reason: semantic.reason }, 'semantic search unavailable; search answers lexically');
+  const worker =
+    embedder && semantic.available
+      ? new EmbedWorker({ store, embedder, clock, log, batchSize: config.embeddings.batchSize, disputeMinContradictions: config.limits.disputeMinContradictions })
+      : null;
   const services: AppServices = { config, store, kv, board, searcher, clock, log, voterSecret };
   return {
     services,
     app: createApp(services),
+    worker,
+    async startBackground() {
+      await worker?.start();
+    },
     async close() {
+      await worker?.stop();
       await Promise.allSettled([store.close(), kv.close()]);
     },
   };

@@ -35,6 +35,13 @@ const EnvSchema = z.object({
   EMBEDDINGS_MODEL: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),
   EMBEDDINGS_URL: z.string().url().optional(),
   EMBEDDINGS_API_KEY: z.string().optional(),
+  /** Where `local` models are downloaded on first use (a machine with internet only). */
+  MODELS_DIR: z.string().min(1).default('./data/models'),
+  EMBEDDINGS_BATCH: int(1, 2048).default(32),
+  EMBEDDINGS_TIMEOUT_MS: int(100).default(10_000),
+  EMBEDDINGS_RETRIES: int(0, 10).default(3),
+  /** How long a search waits for the query's embedding before answering lexically. */
+  SEMANTIC_BUDGET_MS: int(1).default(250),
   ADMIN_TOKEN: z.string().min(1).optional(),
   /** Secret keying the hash that identifies anonymous voters; generated and stored when unset. */
   VOTER_HASH_SECRET: z.string().min(16).optional(),
@@ -71,9 +78,19 @@ const EnvSchema = z.object({
   SEARCH_DEFAULT_LIMIT: int(1, 50).default(10),
   SEARCH_SNIPPET_CHARS: int(40, 2000).default(240),
   SEARCH_CANDIDATES: int(10, 2000).default(200),
+  /** Share of the semantic leg in hybrid fusion (0 = keyword only, 1 = meaning only). */
+  SEARCH_SEMANTIC_WEIGHT: z.coerce.number().min(0).max(1).default(0.5),
+  /** How much an exact-phrase / all-terms lexical match lifts a result in hybrid mode. */
+  SEARCH_HYBRID_TIER_WEIGHT: z.coerce.number().min(0).max(2).default(0.3),
   FRESHNESS_HALF_LIFE_DAYS: z.coerce.number().positive().default(14),
   FRESHNESS_FLOOR: z.coerce.number().min(0).max(1).default(0.35),
   SHUTDOWN_GRACE_MS: int(0).default(10_000),
+});
+
+const CheckedEnvSchema = EnvSchema.superRefine((e, ctx) => {
+  if (e.EMBEDDINGS === 'openai' && !e.EMBEDDINGS_URL) {
+    ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_URL'], message: 'is required when EMBEDDINGS=openai' });
+  }
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -101,6 +118,8 @@ export interface BoardLimits {
     candidates: number;
     halfLifeDays: number;
     freshnessFloor: number;
+    semanticWeight: number;
+    hybridTierWeight: number;
   };
 }
 
@@ -110,7 +129,17 @@ export interface Config {
   baseUrl: string | undefined;
   database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
   redisUrl: string | undefined;
-  embeddings: { provider: 'local' | 'openai' | 'none'; model: string; url?: string; apiKey?: string };
+  embeddings: {
+    provider: 'local' | 'openai' | 'none';
+    model: string;
+    url?: string;
+    apiKey?: string;
+    modelsDir: string;
+    batchSize: number;
+    timeoutMs: number;
+    retries: number;
+    semanticBudgetMs: number;
+  };
   adminToken: string | undefined;
   /** Shown in the about document; the URL falls back to the board's own address. */
   operator: { name: string; url: string | undefined; contact: string };
@@ -153,7 +182,7 @@ function deepFreeze<T>(value: T): T {
  */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = EnvSchema.safeParse(cleaned);
+  const parsed = CheckedEnvSchema.safeParse(cleaned);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
@@ -172,6 +201,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       model: e.EMBEDDINGS_MODEL,
       ...(e.EMBEDDINGS_URL ? { url: e.EMBEDDINGS_URL } : {}),
       ...(e.EMBEDDINGS_API_KEY ? { apiKey: e.EMBEDDINGS_API_KEY } : {}),
+      modelsDir: e.MODELS_DIR,
+      batchSize: e.EMBEDDINGS_BATCH,
+      timeoutMs: e.EMBEDDINGS_TIMEOUT_MS,
+      retries: e.EMBEDDINGS_RETRIES,
+      semanticBudgetMs: e.SEMANTIC_BUDGET_MS,
     },
     adminToken: e.ADMIN_TOKEN,
     operator: { name: e.OPERATOR_NAME, url: e.OPERATOR_URL, contact: e.OPERATOR_CONTACT },
@@ -208,6 +242,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         snippetChars: e.SEARCH_SNIPPET_CHARS,
         candidates: e.SEARCH_CANDIDATES,
         halfLifeDays: e.FRESHNESS_HALF_LIFE_DAYS,
+        semanticWeight: e.SEARCH_SEMANTIC_WEIGHT,
+        hybridTierWeight: e.SEARCH_HYBRID_TIER_WEIGHT,
         freshnessFloor: e.FRESHNESS_FLOOR,
       },
     },

@@ -80,6 +80,35 @@ export interface VoteOutcome {
 
 export interface StoreCapabilities {
   fullText: 'fts5' | 'tsvector';
+  /** Vector k-NN is available (sqlite-vec loaded / pgvector installed); the reason when not. */
+  vectors: { available: true } | { available: false; reason: string };
+}
+
+export interface SemanticQuery {
+  live: LiveCriteria;
+  vector: Float32Array;
+  model: string;
+  types?: readonly ObjectType[];
+  topics?: readonly string[];
+  limit: number;
+}
+
+export interface SemanticHit {
+  object: StoredObject;
+  /** Cosine similarity to the query, in [-1, 1]. */
+  similarity: number;
+}
+
+export interface EmbedJob {
+  id: string;
+  text: string;
+  attempts: number;
+}
+
+/** An object as exported and imported: every stored field, hidden and withdrawn included. */
+export interface BulkObject extends NewObject {
+  hidden: boolean;
+  withdrawn: boolean;
 }
 
 export interface Store {
@@ -118,6 +147,30 @@ export interface Store {
 
   /** Full-text candidates over live objects (title > topics > content), best first. */
   searchLexical(q: LexicalQuery): Promise<LexicalHit[]>;
+
+  // ---- embeddings
+
+  /** Queues every live object without a vector of `model` (start-up backfill, model change). */
+  enqueueMissingVectors(model: string, live: LiveCriteria): Promise<number>;
+  /** Up to `limit` due jobs of live objects; queued objects that are no longer live leave the queue. */
+  claimEmbedJobs(live: LiveCriteria, limit: number): Promise<EmbedJob[]>;
+  /** Stores vectors (replacing older ones) and takes their objects off the queue; null: nothing to embed. */
+  saveVectors(model: string, items: { id: string; vector: Float32Array | null }[]): Promise<void>;
+  /** Puts failed jobs back for a retry at `nextAt`. */
+  failEmbedJobs(ids: readonly string[], error: string, nextAt: number): Promise<void>;
+  embedQueueSize(): Promise<number>;
+  /** Exact nearest live objects by cosine similarity under the filters, best first. */
+  searchSemantic(q: SemanticQuery): Promise<SemanticHit[]>;
+
+  // ---- bulk import and export
+
+  /**
+   * Runs `fn` with an insert function inside one write transaction: all rows land, or none
+   * (fn throwing rolls back). Ids must be new; parents must exist or come earlier.
+   */
+  bulkImport<T>(fn: (insert: (rows: readonly BulkObject[]) => void) => Promise<T>): Promise<T>;
+  /** Every object in any state, in id order after `after`, hidden and withdrawn ones unblanked. */
+  scanObjects(after: string | null, limit: number): Promise<BulkObject[]>;
 
   getSetting(key: string): Promise<string | null>;
   /** Stores the value unless the key exists; returns the value now stored. */

@@ -52,7 +52,16 @@ export interface RankParams {
   freshnessFloor: number;
 }
 
-export function finalScore(r: RankInput, p: RankParams): number {
+/** `tierWeight × tier + relevance × freshness × evidence / 1.5`; lexical mode uses tierWeight 1. */
+export function finalScore(r: RankInput, p: RankParams, tierWeight = 1): number {
   const rel = Math.min(1, Math.max(0, r.relevance));
-  return r.tier + (rel * freshness(r.ageMs, p.halfLifeDays, p.freshnessFloor) * evidence(r.verifications, r.contradictions)) / EVIDENCE_MAX;
+  return tierWeight * r.tier + (rel * freshness(r.ageMs, p.halfLifeDays, p.freshnessFloor) * evidence(r.verifications, r.contradictions)) / EVIDENCE_MAX;
+}
+
+/**
+ * Hybrid relevance: a convex mix of each leg's relevance relative to its own best candidate
+ * (0 when the leg did not find the object), `semanticWeight` being the semantic share.
+ */
+export function fuse(lexical: number, semantic: number, semanticWeight: number): number {
+  return (1 - semanticWeight) * lexical + semanticWeight * semantic;
 }

@@ -1,13 +1,16 @@
 /**
  * Search over live objects: one function taking `{ q, filters, limit, mode }`. The lexical leg
- * comes from the store's full-text index; the semantic leg is not built yet, so it is always
- * reported in `degraded` and every mode answers lexically (never a 500).
+ * comes from the store's full-text index, the semantic leg from the query's embedding and the
+ * store's vectors; ranking.ts turns both into one order. A leg that cannot run (no embedder,
+ * no vector support, over its time budget) is reported in `degraded`, never as an error.
  */
+import type { Logger } from 'pino';
 import type { BoardLimits, ObjectType } from '../config.js';
 import type { LiveCriteria, StoredObject } from '../domain/model.js';
 import type { Clock } from '../domain/ports.js';
-import type { Store, TopicCount } from '../ports/store.js';
-import { finalScore } from './ranking.js';
+import type { Embedder } from '../ports/embedder.js';
+import type { LexicalHit, Store, TopicCount } from '../ports/store.js';
+import { finalScore, fuse, type MatchTier } from './ranking.js';
 import { matchTier, queryTerms, snippet } from './text-match.js';
 
 export type SearchMode = 'hybrid' | 'lexical' | 'semantic';
@@ -38,50 +41,134 @@ export interface SearchDeps {
   store: Store;
   clock: Clock;
   limits: BoardLimits;
+  log: Logger;
+  /** Null when EMBEDDINGS=none. */
+  embedder: Embedder | null;
+  /** How long the query embedding may take before the answer goes out lexically. */
+  semanticBudgetMs: number;
 }
 
+interface Candidate {
+  object: StoredObject;
+  lexical?: { relevance: number; tier: MatchTier };
+  semantic?: { similarity: number };
+}
+
+const TIMEOUT = Symbol('timeout');
+
 export class Searcher {
+  #lastSemanticError: string | undefined;
+
   constructor(private readonly deps: SearchDeps) {}
 
+  /** Whether the semantic leg can run at all, and why not. */
+  semanticStatus(): { available: true } | { available: false; reason: string } {
+    if (!this.deps.embedder) return { available: false, reason: 'EMBEDDINGS=none' };
+    return this.deps.store.capabilities.vectors;
+  }
+
   async search(query: SearchQuery): Promise<SearchOutcome> {
-    const { store, clock, limits } = this.deps;
-    const live: LiveCriteria = { now: clock.now(), disputeMinContradictions: limits.disputeMinContradictions };
+    const { limits } = this.deps;
+    const live: LiveCriteria = { now: this.deps.clock.now(), disputeMinContradictions: limits.disputeMinContradictions };
+    const filters = { ...(query.types?.length ? { types: query.types } : {}), ...(query.topics?.length ? { topics: query.topics } : {}) };
     const terms = queryTerms(query.q);
-    const candidates = await store.searchLexical({
-      live,
-      terms,
-      ...(query.types?.length ? { types: query.types } : {}),
-      ...(query.topics?.length ? { topics: query.topics } : {}),
-      limit: limits.search.candidates,
-    });
-    const top = candidates.reduce((m, c) => Math.max(m, c.relevance), 0) || 1;
-    const ranked = candidates
-      .map((c) => ({
-        object: c.object,
-        final: finalScore(
+
+    const semanticWanted = query.mode !== 'lexical';
+    const lexicalQuery = { live, terms, ...filters, limit: limits.search.candidates };
+    // The embedding starts first, so the lexical query runs while it is in flight.
+    const vectorPromise = semanticWanted ? this.#queryVector(query.q) : Promise.resolve(null);
+    const lexicalEarly = query.mode !== 'semantic' ? this.deps.store.searchLexical(lexicalQuery) : undefined;
+    const vector = await vectorPromise;
+    const semanticRan = vector instanceof Float32Array;
+    // Without a semantic leg, mode=semantic answers lexically (and says so in degraded).
+    const lexicalRuns = query.mode !== 'semantic' || !semanticRan;
+    const [lexHits, semHits] = await Promise.all([
+      lexicalRuns ? (lexicalEarly ?? this.deps.store.searchLexical(lexicalQuery)) : Promise.resolve([] as LexicalHit[]),
+      semanticRan
+        ? this.deps.store.searchSemantic({ live, vector, model: this.deps.embedder!.model, ...filters, limit: limits.search.candidates })
+        : Promise.resolve([]),
+    ]);
+
+    const candidates = new Map<string, Candidate>();
+    const topLex = lexHits.reduce((m, h) => Math.max(m, h.relevance), 0) || 1;
+    for (const h of lexHits) {
+      candidates.set(h.object.id, {
+        object: h.object,
+        lexical: { relevance: h.relevance / topLex, tier: matchTier(query.q, h, h.object.title, h.object.content) },
+      });
+    }
+    const topSem = semHits.reduce((m, h) => Math.max(m, h.similarity), 0) || 1;
+    for (const h of semHits) {
+      const c = candidates.get(h.object.id) ?? { object: h.object };
+      c.semantic = { similarity: Math.max(0, h.similarity) / topSem };
+      candidates.set(h.object.id, c);
+    }
+
+    const both = lexicalRuns && semanticRan;
+    const params = { halfLifeDays: limits.search.halfLifeDays, freshnessFloor: limits.search.freshnessFloor };
+    const ranked = [...candidates.values()]
+      .map((c) => {
+        const lex = c.lexical?.relevance ?? 0;
+        const sem = c.semantic?.similarity ?? 0;
+        const relevance = both ? fuse(lex, sem, limits.search.semanticWeight) : lexicalRuns ? lex : sem;
+        const tierWeight = both ? limits.search.hybridTierWeight : lexicalRuns ? 1 : 0;
+        const final = finalScore(
           {
-            tier: matchTier(query.q, c, c.object.title, c.object.content),
-            relevance: c.relevance / top,
+            tier: c.lexical?.tier ?? 0,
+            relevance,
             ageMs: live.now - c.object.createdAt,
             verifications: c.object.verificationCount,
             contradictions: c.object.contradictionCount,
           },
-          { halfLifeDays: limits.search.halfLifeDays, freshnessFloor: limits.search.freshnessFloor },
-        ),
-      }))
-      .sort((a, b) => b.final - a.final || (a.object.id < b.object.id ? 1 : -1))
+          params,
+          tierWeight,
+        );
+        return { c, final };
+      })
+      .filter((r) => r.final > 0)
+      .sort((a, b) => b.final - a.final || (a.c.object.id < b.c.object.id ? 1 : -1))
       .slice(0, query.limit);
+
     const best = ranked[0]?.final ?? 1;
-    const hits: SearchHit[] = ranked.map((r) => ({
-      object: r.object,
-      score: Math.round((r.final / best) * 1e6) / 1e6,
-      matchedBy: ['lexical'],
-      snippet: snippet(r.object.content, query.q, limits.search.snippetChars),
+    const hits: SearchHit[] = ranked.map(({ c, final }) => ({
+      object: c.object,
+      score: Math.round((final / best) * 1e6) / 1e6,
+      matchedBy: [...(c.lexical ? (['lexical'] as const) : []), ...(c.semantic ? (['semantic'] as const) : [])],
+      snippet: snippet(c.object.content, query.q, limits.search.snippetChars),
     }));
+
+    const degraded: Leg[] = semanticWanted && !semanticRan ? ['semantic'] : [];
     const related = hits.length
       ? await this.#relatedFromHits(live, hits, query.topics ?? [])
-      : await store.topicsLike(live, terms, limits.relatedTopicsMax);
-    return { hits, related, degraded: ['semantic'] };
+      : await this.#relatedToQuery(live, terms, semanticRan ? vector : null);
+    return { hits, related, degraded };
+  }
+
+  /** The query's vector, or null when the leg cannot run or misses its time budget. */
+  async #queryVector(q: string): Promise<Float32Array | null> {
+    const status = this.semanticStatus();
+    if (!status.available) return null;
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<typeof TIMEOUT>((resolve) => {
+      timer = setTimeout(() => resolve(TIMEOUT), this.deps.semanticBudgetMs);
+    });
+    try {
+      const result = await Promise.race([this.deps.embedder!.embed([q], controller.signal), timeout]);
+      if (result === TIMEOUT) {
+        controller.abort(new Error('semantic budget exceeded'));
+        return null;
+      }
+      this.#lastSemanticError = undefined;
+      return result[0] ?? null;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (message !== this.#lastSemanticError) this.deps.log.warn({ err: message }, 'query embedding failed; answering lexically');
+      this.#lastSemanticError = message;
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Topics carried by the results (besides the filter), with their live counts, highest first. */
@@ -89,5 +176,20 @@ export class Searcher {
     const slugs = [...new Set(hits.flatMap((h) => h.object.topics))].filter((s) => !exclude.includes(s));
     const counts = await this.deps.store.topicCounts(live, slugs);
     return counts.slice(0, this.deps.limits.relatedTopicsMax);
+  }
+
+  /**
+   * For an empty answer: topics whose slug holds a query word, then the topics of the objects
+   * nearest in meaning to the query (filters aside), so the caller has something to retry with.
+   */
+  async #relatedToQuery(live: LiveCriteria, terms: string[], vector: Float32Array | null): Promise<TopicCount[]> {
+    const max = this.deps.limits.relatedTopicsMax;
+    const byName = await this.deps.store.topicsLike(live, terms, max);
+    if (byName.length >= max || !vector) return byName;
+    const near = await this.deps.store.searchSemantic({ live, vector, model: this.deps.embedder!.model, limit: 10 });
+    const seen = new Set(byName.map((t) => t.slug));
+    const slugs = [...new Set(near.flatMap((h) => h.object.topics))].filter((s) => !seen.has(s));
+    const counts = await this.deps.store.topicCounts(live, slugs);
+    return [...byName, ...counts].slice(0, max);
   }
 }

@@ -27,6 +27,7 @@ export async function makeTestBoard(env: Record<string, string> = {}): Promise<T
     RATE_LIMIT_READS: '0',
     RATE_LIMIT_ANON_WRITES: '0',
     LOG_LEVEL: 'silent',
+    EMBEDDINGS: 'none',
     ...env,
   });
   const clock = new ManualClock(T0);

@@ -78,4 +78,26 @@ CREATE TRIGGER objects_fts_delete AFTER DELETE ON objects BEGIN
 END;
 `,
   },
+  {
+    version: 2,
+    name: 'vectors and the durable embedding queue',
+    sql: `
+CREATE TABLE object_vectors (
+  seq INTEGER PRIMARY KEY REFERENCES objects (seq) ON DELETE CASCADE,
+  model TEXT NOT NULL,
+  embedding BLOB NOT NULL
+);
+CREATE INDEX object_vectors_model ON object_vectors (model);
+
+CREATE TABLE embed_queue (
+  seq INTEGER PRIMARY KEY REFERENCES objects (seq) ON DELETE CASCADE,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_at INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT
+);
+CREATE TRIGGER objects_embed_enqueue AFTER INSERT ON objects BEGIN
+  INSERT OR IGNORE INTO embed_queue (seq) VALUES (new.seq);
+END;
+`,
+  },
 ];

@@ -6,13 +6,18 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
 import type { ObjectType } from '../../config.js';
 import type { LiveCriteria, StoredObject, TrustLevel } from '../../domain/model.js';
 import type {
+  BulkObject,
+  EmbedJob,
   LexicalHit,
   LexicalQuery,
   ListQuery,
   NewObject,
+  SemanticHit,
+  SemanticQuery,
   Store,
   StoreCapabilities,
   TopicCount,
@@ -41,6 +46,7 @@ interface ObjectRow {
   hidden: number;
   withdrawn: number;
   injection: number;
+  dedupe_key: string;
   reply_count: number;
 }
 
@@ -94,7 +100,7 @@ function inList(prefix: string, values: readonly string[]): { sql: string; param
 }
 
 export class SqliteStore implements Store {
-  readonly capabilities: StoreCapabilities = { fullText: 'fts5' };
+  readonly capabilities: StoreCapabilities;
   readonly #db: Database.Database;
   /** Prepared statements by SQL text: preparing costs more than running these short queries. */
   readonly #statements = new Map<string, Database.Statement>();
@@ -109,6 +115,13 @@ export class SqliteStore implements Store {
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('foreign_keys = ON');
     this.#db.pragma('temp_store = MEMORY');
+    let vectors: StoreCapabilities['vectors'] = { available: true };
+    try {
+      sqliteVec.load(this.#db);
+    } catch (err) {
+      vectors = { available: false, reason: `sqlite-vec could not be loaded: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    this.capabilities = { fullText: 'fts5', vectors };
   }
 
   #sql(sql: string): Database.Statement {
@@ -157,33 +170,7 @@ export class SqliteStore implements Store {
         const existing = this.#sql(`SELECT o.id FROM objects o WHERE o.dedupe_key = @key AND ${liveSql('o')} ORDER BY o.id LIMIT 1`)
           .get({ key: o.dedupeKey, ...liveParams(live) }) as { id: string } | undefined;
         if (existing) return { object: this.#get(existing.id, live)!, created: false };
-        this.#sql(
-          `INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
-             author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count, injection, dedupe_key)
-           VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
-             @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions, @injection, @dedupeKey)`,
-        ).run({
-          id: o.id,
-          type: o.type,
-          title: o.title,
-          content: o.content,
-          topics: JSON.stringify(o.topics),
-          topicsText: o.topics.map((t) => t.replace(/-/g, ' ')).join(' '),
-          sourceUrl: o.sourceUrl,
-          parentId: o.parentId,
-          authorId: o.author?.id ?? null,
-          authorTrust: o.author?.trustLevel ?? null,
-          authorDomain: o.author?.domain ?? null,
-          createdAt: o.createdAt,
-          expiresAt: o.expiresAt,
-          lastVerifiedAt: o.lastVerifiedAt ?? null,
-          verifications: o.verificationCount ?? 0,
-          contradictions: o.contradictionCount ?? 0,
-          injection: o.injectionSuspected ? 1 : 0,
-          dedupeKey: o.dedupeKey,
-        });
-        const addTopic = this.#sql('INSERT OR IGNORE INTO object_topics (topic, object_id) VALUES (?, ?)');
-        for (const t of o.topics) addTopic.run(t, o.id);
+        this.#insertRow(o, false, false);
         return { object: this.#get(o.id, live)!, created: true };
       })
       .immediate();
@@ -315,16 +302,7 @@ export class SqliteStore implements Store {
       phrase: ftsToken(q.terms.join(' ')),
     };
     const where = ['objects_fts MATCH @any', liveSql('o')];
-    if (q.types?.length) {
-      const l = inList('type', q.types);
-      where.push(`o.type IN ${l.sql}`);
-      Object.assign(params, l.params);
-    }
-    if (q.topics?.length) {
-      const l = inList('topic', q.topics);
-      where.push(`EXISTS (SELECT 1 FROM object_topics t WHERE t.object_id = o.id AND t.topic IN ${l.sql})`);
-      Object.assign(params, l.params);
-    }
+    this.#filters(q, where, params);
     // bm25 is lower-is-better; the column weights rank title over topics over content. The
     // AND and phrase matches are evaluated once each, as sets, for the candidates only.
     const rows = this.#sql(
@@ -338,6 +316,162 @@ export class SqliteStore implements Store {
        FROM hits JOIN objects o ON o.seq = hits.seq ORDER BY hits.score`,
     ).all(params) as (ObjectRow & { relevance: number; all_terms: number; phrase: number })[];
     return rows.map((r) => ({ object: toObject(r), relevance: r.relevance, allTerms: r.all_terms === 1, phrase: r.phrase === 1 }));
+  }
+
+  /** Inserts one object and its topic rows; the caller holds the write transaction. */
+  #insertRow(o: NewObject, hidden: boolean, withdrawn: boolean): void {
+    this.#sql(
+      `INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
+         author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count, hidden, withdrawn,
+         injection, dedupe_key)
+       VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
+         @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions, @hidden, @withdrawn,
+         @injection, @dedupeKey)`,
+    ).run({
+      id: o.id,
+      type: o.type,
+      title: o.title,
+      content: o.content,
+      topics: JSON.stringify(o.topics),
+      topicsText: o.topics.map((t) => t.replace(/-/g, ' ')).join(' '),
+      sourceUrl: o.sourceUrl,
+      parentId: o.parentId,
+      authorId: o.author?.id ?? null,
+      authorTrust: o.author?.trustLevel ?? null,
+      authorDomain: o.author?.domain ?? null,
+      createdAt: o.createdAt,
+      expiresAt: o.expiresAt,
+      lastVerifiedAt: o.lastVerifiedAt ?? null,
+      verifications: o.verificationCount ?? 0,
+      contradictions: o.contradictionCount ?? 0,
+      hidden: hidden ? 1 : 0,
+      withdrawn: withdrawn ? 1 : 0,
+      injection: o.injectionSuspected ? 1 : 0,
+      dedupeKey: o.dedupeKey,
+    });
+    const addTopic = this.#sql('INSERT OR IGNORE INTO object_topics (topic, object_id) VALUES (?, ?)');
+    for (const t of o.topics) addTopic.run(t, o.id);
+  }
+
+  async enqueueMissingVectors(model: string, live: LiveCriteria): Promise<number> {
+    return this.#sql(
+      `INSERT OR IGNORE INTO embed_queue (seq)
+       SELECT o.seq FROM objects o
+       WHERE o.withdrawn = 0 AND o.expires_at > @now
+         AND NOT EXISTS (SELECT 1 FROM object_vectors v WHERE v.seq = o.seq AND v.model = @model)`,
+    ).run({ now: live.now, model }).changes;
+  }
+
+  async claimEmbedJobs(live: LiveCriteria, limit: number): Promise<EmbedJob[]> {
+    // Final states never need a vector; hidden and disputed objects may come back, so they keep theirs.
+    this.#sql(
+      `DELETE FROM embed_queue WHERE seq IN (
+         SELECT q.seq FROM embed_queue q JOIN objects o ON o.seq = q.seq WHERE o.withdrawn = 1 OR o.expires_at <= @now)`,
+    ).run({ now: live.now });
+    const rows = this.#sql(
+      `SELECT o.id, o.title, o.content, o.topics_text, q.attempts FROM embed_queue q JOIN objects o ON o.seq = q.seq
+       WHERE q.next_at <= @now ORDER BY q.seq ${limitSql(limit)}`,
+    ).all({ now: live.now }) as { id: string; title: string; content: string; topics_text: string; attempts: number }[];
+    return rows.map((r) => ({ id: r.id, text: `${r.title}\n${r.content}\n${r.topics_text}`, attempts: r.attempts }));
+  }
+
+  async saveVectors(model: string, items: { id: string; vector: Float32Array | null }[]): Promise<void> {
+    const put = this.#sql(
+      `INSERT INTO object_vectors (seq, model, embedding) SELECT seq, @model, @embedding FROM objects WHERE id = @id
+       ON CONFLICT (seq) DO UPDATE SET model = excluded.model, embedding = excluded.embedding`,
+    );
+    const drop = this.#sql('DELETE FROM object_vectors WHERE seq = (SELECT seq FROM objects WHERE id = ?)');
+    const done = this.#sql('DELETE FROM embed_queue WHERE seq = (SELECT seq FROM objects WHERE id = ?)');
+    this.#db
+      .transaction(() => {
+        for (const { id, vector } of items) {
+          if (vector) put.run({ model, id, embedding: Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength) });
+          else drop.run(id);
+          done.run(id);
+        }
+      })
+      .immediate();
+  }
+
+  async failEmbedJobs(ids: readonly string[], error: string, nextAt: number): Promise<void> {
+    if (ids.length === 0) return;
+    const l = inList('id', ids);
+    this.#sql(
+      `UPDATE embed_queue SET attempts = attempts + 1, next_at = @nextAt, last_error = @error
+       WHERE seq IN (SELECT seq FROM objects WHERE id IN ${l.sql})`,
+    ).run({ nextAt, error: error.slice(0, 500), ...l.params });
+  }
+
+  async embedQueueSize(): Promise<number> {
+    return (this.#sql('SELECT count(*) AS n FROM embed_queue').get() as { n: number }).n;
+  }
+
+  async searchSemantic(q: SemanticQuery): Promise<SemanticHit[]> {
+    if (!this.capabilities.vectors.available) return [];
+    const params: Record<string, unknown> = {
+      ...liveParams(q.live),
+      model: q.model,
+      q: Buffer.from(q.vector.buffer, q.vector.byteOffset, q.vector.byteLength),
+    };
+    const where = ['v.model = @model', liveSql('o')];
+    this.#filters(q, where, params);
+    // Exact distances over the filtered set: correct however selective the filters are.
+    const rows = this.#sql(
+      `WITH d AS (
+         SELECT v.seq, vec_distance_cosine(v.embedding, @q) AS dist FROM object_vectors v JOIN objects o ON o.seq = v.seq
+         WHERE ${where.join(' AND ')} ORDER BY dist ${limitSql(q.limit)})
+       SELECT ${SELECT_OBJECT}, 1 - d.dist AS similarity FROM d JOIN objects o ON o.seq = d.seq ORDER BY d.dist`,
+    ).all(params) as (ObjectRow & { similarity: number })[];
+    return rows.map((r) => ({ object: toObject(r), similarity: r.similarity }));
+  }
+
+  /** Adds the type and topic filters shared by both search legs. */
+  #filters(q: { types?: readonly string[] | undefined; topics?: readonly string[] | undefined }, where: string[], params: Record<string, unknown>): void {
+    if (q.types?.length) {
+      const l = inList('type', q.types);
+      where.push(`o.type IN ${l.sql}`);
+      Object.assign(params, l.params);
+    }
+    if (q.topics?.length) {
+      const l = inList('topic', q.topics);
+      where.push(`EXISTS (SELECT 1 FROM object_topics t WHERE t.object_id = o.id AND t.topic IN ${l.sql})`);
+      Object.assign(params, l.params);
+    }
+  }
+
+  async bulkImport<T>(fn: (insert: (rows: readonly BulkObject[]) => void) => Promise<T>): Promise<T> {
+    const db = this.#db;
+    const parentOf = this.#sql('SELECT parent_id IS NULL AS root FROM objects WHERE id = ?');
+    const idExists = this.#sql('SELECT 1 FROM objects WHERE id = ?');
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = await fn((rows) => {
+        for (const row of rows) {
+          if (idExists.get(row.id)) throw new Error(`an object with id ${row.id} already exists`);
+          if (row.parentId !== null) {
+            const parent = parentOf.get(row.parentId) as { root: number } | undefined;
+            if (!parent) throw new Error(`parent ${row.parentId} does not exist (parents must come before their replies)`);
+            if (parent.root !== 1) throw new Error(`parent ${row.parentId} is itself a reply`);
+          }
+          this.#insertRow(row, row.hidden, row.withdrawn);
+        }
+      });
+      db.exec('COMMIT');
+      return result;
+    } catch (err) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  async scanObjects(after: string | null, limit: number): Promise<BulkObject[]> {
+    const rows = this.#sql(`SELECT o.*, 0 AS reply_count FROM objects o WHERE o.id > @after ORDER BY o.id ${limitSql(limit)}`).all({
+      after: after ?? '',
+    }) as ObjectRow[];
+    return rows.map((r) => {
+      const { replyCount: _replies, hidden, withdrawn, ...o } = toObject(r);
+      return { ...o, dedupeKey: r.dedupe_key, hidden, withdrawn };
+    });
   }
 
   async getSetting(key: string): Promise<string | null> {

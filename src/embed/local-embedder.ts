@@ -1,0 +1,59 @@
+/**
+ * A local model through transformers.js feature extraction (mean pooling, normalised).
+ * `model` is a hub id (downloaded once into `modelsDir`, on a machine with internet) or the
+ * path of a local model folder (nothing is downloaded).
+ */
+import { existsSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import type { Embedder } from '../ports/embedder.js';
+import { normalise } from '../ports/embedder.js';
+
+type Extractor = (texts: string[], opts: { pooling: 'mean'; normalize: boolean }) => Promise<{ dims: number[]; data: Float32Array }>;
+
+/** After a failed load, calls fail at once for this long instead of trying again. */
+const RETRY_LOAD_AFTER_MS = 60_000;
+
+export class LocalEmbedder implements Embedder {
+  readonly model: string;
+  #extractor: Promise<Extractor> | undefined;
+  #failure: { at: number; error: unknown } | undefined;
+
+  constructor(
+    private readonly modelRef: string,
+    private readonly modelsDir: string,
+  ) {
+    this.model = `local:${existsSync(modelRef) ? basename(resolve(modelRef)) : modelRef}`;
+  }
+
+  /** Loads the model once; a failed load is tried again after a cool-down. */
+  #load(): Promise<Extractor> {
+    if (this.#failure && Date.now() - this.#failure.at < RETRY_LOAD_AFTER_MS) return Promise.reject(this.#failure.error);
+    this.#extractor ??= (async () => {
+      const { pipeline, env } = await import('@huggingface/transformers');
+      let id = this.modelRef;
+      if (existsSync(this.modelRef)) {
+        env.allowRemoteModels = false;
+        env.localModelPath = `${dirname(resolve(this.modelRef))}/`;
+        id = basename(resolve(this.modelRef));
+      } else {
+        env.allowRemoteModels = true;
+        env.cacheDir = resolve(this.modelsDir);
+      }
+      return (await pipeline('feature-extraction', id, { dtype: 'fp32' })) as unknown as Extractor;
+    })().catch((err: unknown) => {
+      this.#extractor = undefined;
+      this.#failure = { at: Date.now(), error: err };
+      throw err;
+    });
+    return this.#extractor;
+  }
+
+  async embed(texts: readonly string[]): Promise<(Float32Array | null)[]> {
+    if (texts.length === 0) return [];
+    const extract = await this.#load();
+    const out = await extract([...texts], { pooling: 'mean', normalize: true });
+    const dims = out.dims[out.dims.length - 1]!;
+    // Empty or all-unknown input comes back as NaN through the pipeline: it has no vector.
+    return texts.map((_, i) => normalise(out.data.slice(i * dims, (i + 1) * dims)));
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * The Embedder port: text → unit vectors. Providers: a local model (transformers.js), an
+ * OpenAI-compatible HTTP API, or none. `model` is stored with every vector, so a change of
+ * model re-embeds.
+ */
+export interface Embedder {
+  /** Identifies the model (and so the vector space) the vectors come from. */
+  readonly model: string;
+  /**
+   * One L2-normalised vector per text, in order; `null` for a text that has nothing the model
+   * can embed (empty, or only unknown tokens). Rejects when the model cannot answer.
+   */
+  embed(texts: readonly string[], signal?: AbortSignal): Promise<(Float32Array | null)[]>;
+}
+
+/** L2-normalises in place; returns null for a zero or non-finite vector. */
+export function normalise(v: Float32Array): Float32Array | null {
+  let sum = 0;
+  for (const x of v) sum += x * x;
+  if (!Number.isFinite(sum) || sum === 0) return null;
+  const n = Math.sqrt(sum);
+  for (let i = 0; i < v.length; i++) v[i]! /= n;
+  return v;
+}

@@ -1,0 +1,99 @@
+/**
+ * Drains the durable embedding queue inside the process: claims due jobs in batches, embeds
+ * them, stores the vectors, and puts failures back with exponential backoff. Publishing never
+ * waits for it: an object is searchable lexically at once, semantically once its batch is done.
+ */
+import type { Logger } from 'pino';
+import type { Clock } from '../domain/ports.js';
+import type { Embedder } from '../ports/embedder.js';
+import type { Store } from '../ports/store.js';
+
+export interface EmbedWorkerOptions {
+  store: Store;
+  embedder: Embedder;
+  clock: Clock;
+  log: Logger;
+  batchSize: number;
+  disputeMinContradictions: number;
+  /** Pause between polls when the queue has nothing due. */
+  idleMs?: number;
+}
+
+const MAX_BACKOFF_MS = 10 * 60_000;
+
+export class EmbedWorker {
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #stopped = false;
+  #lastError: string | undefined;
+
+  constructor(private readonly o: EmbedWorkerOptions) {}
+
+  #live() {
+    return { now: this.o.clock.now(), disputeMinContradictions: this.o.disputeMinContradictions };
+  }
+
+  /** Queues every live object lacking a vector of the current model, then polls the queue. */
+  async start(): Promise<void> {
+    const queued = await this.o.store.enqueueMissingVectors(this.o.embedder.model, this.#live());
+    if (queued > 0) this.o.log.info({ queued, model: this.o.embedder.model }, 'embedding backfill queued');
+    this.#schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  /** Embeds one batch of due jobs; returns how many jobs it took. */
+  async runOnce(): Promise<number> {
+    const jobs = await this.o.store.claimEmbedJobs(this.#live(), this.o.batchSize);
+    if (jobs.length === 0) return 0;
+    try {
+      const vectors = await this.o.embedder.embed(jobs.map((j) => j.text));
+      await this.o.store.saveVectors(
+        this.o.embedder.model,
+        jobs.map((j, i) => ({ id: j.id, vector: vectors[i] ?? null })),
+      );
+      if (this.#lastError) this.o.log.info({ model: this.o.embedder.model }, 'embedding recovered');
+      this.#lastError = undefined;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      // Say why once, not once per batch.
+      if (message !== this.#lastError) this.o.log.warn({ err: message, model: this.o.embedder.model }, 'embedding failed; will retry with backoff');
+      this.#lastError = message;
+      const attempts = Math.min(...jobs.map((j) => j.attempts));
+      await this.o.store.failEmbedJobs(
+        jobs.map((j) => j.id),
+        message,
+        this.o.clock.now() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempts),
+      );
+    }
+    return jobs.length;
+  }
+
+  /** Runs batches until nothing is due (imports and tests). */
+  async drain(onProgress?: (done: number) => void): Promise<number> {
+    let done = 0;
+    for (let n = await this.runOnce(); n > 0; n = await this.runOnce()) {
+      done += n;
+      onProgress?.(done);
+      if (this.#lastError) break;
+    }
+    return done;
+  }
+
+  #schedule(delay: number): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      this.#running = this.runOnce()
+        .then((n) => this.#schedule(n > 0 && !this.#lastError ? 0 : (this.o.idleMs ?? 500)))
+        .catch((err: unknown) => {
+          this.o.log.error({ err }, 'embedding worker failed');
+          this.#schedule(this.o.idleMs ?? 500);
+        });
+    }, delay);
+    this.#timer.unref();
+  }
+}
