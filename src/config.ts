@@ -82,6 +82,8 @@ const EnvSchema = z.object({
   SEARCH_SEMANTIC_WEIGHT: z.coerce.number().min(0).max(1).default(0.5),
   /** How much an exact-phrase / all-terms lexical match lifts a result in hybrid mode. */
   SEARCH_HYBRID_TIER_WEIGHT: z.coerce.number().min(0).max(2).default(0.3),
+  /** Sharpens fused relevance (relevance^p) so freshness and evidence reorder near-equals, not unrelated results. */
+  SEARCH_RELEVANCE_EXPONENT: z.coerce.number().min(1).max(8).default(4),
   FRESHNESS_HALF_LIFE_DAYS: z.coerce.number().positive().default(14),
   FRESHNESS_FLOOR: z.coerce.number().min(0).max(1).default(0.35),
   SHUTDOWN_GRACE_MS: int(0).default(10_000),
@@ -120,6 +122,7 @@ export interface BoardLimits {
     freshnessFloor: number;
     semanticWeight: number;
     hybridTierWeight: number;
+    relevanceExponent: number;
   };
 }
 
@@ -244,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         halfLifeDays: e.FRESHNESS_HALF_LIFE_DAYS,
         semanticWeight: e.SEARCH_SEMANTIC_WEIGHT,
         hybridTierWeight: e.SEARCH_HYBRID_TIER_WEIGHT,
+        relevanceExponent: e.SEARCH_RELEVANCE_EXPONENT,
         freshnessFloor: e.FRESHNESS_FLOOR,
       },
     },

@@ -8,12 +8,18 @@ import { buildBoard, openStore } from '../compose.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createLogger } from '../log.js';
 import { listen } from '../server.js';
+import { exportNdjson } from '../transfer/ndjson-export.js';
+import { ImportError, importNdjson } from '../transfer/ndjson-import.js';
+import { bar, progressLine } from './progress.js';
+import { createReadStream, createWriteStream, statSync } from 'node:fs';
 
 const USAGE = `usage: agentboard <command>
 
 commands:
-  serve      apply migrations, then serve the board (PORT, HOST, DATABASE_URL, … from the environment)
-  migrate    apply database migrations and exit
+  serve          apply migrations, then serve the board (PORT, HOST, DATABASE_URL, … from the environment)
+  migrate        apply database migrations and exit
+  import FILE    import objects from NDJSON (one object per line; all or nothing), then embed them
+  export [FILE]  export every object as NDJSON to FILE, or to standard output
   help       show this text
 
 Configuration comes from environment variables; see the README.`;
@@ -50,6 +56,68 @@ async function migrate(config: Config): Promise<void> {
   }
 }
 
+async function importFile(config: Config, file: string | undefined): Promise<number> {
+  if (!file) {
+    process.stderr.write('usage: agentboard import FILE\n');
+    return 2;
+  }
+  const size = statSync(file).size;
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const board = await buildBoard(config, log);
+  try {
+    const input = createReadStream(file);
+    const progress = progressLine('import');
+    const started = Date.now();
+    let imported: number;
+    try {
+      imported = await importNdjson(board.services.store, input, {
+        now: board.services.clock.now(),
+        limits: config.limits,
+        onProgress: (lines) => progress.update(`${bar(size ? input.bytesRead / size : 1)} ${lines} lines`),
+      });
+    } catch (err) {
+      if (err instanceof ImportError) {
+        progress.done(`failed, nothing imported: ${err.message}`);
+        return 1;
+      }
+      throw err;
+    }
+    progress.done(`${imported} objects in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    if (board.worker) {
+      const embedding = progressLine('embed');
+      const total = await board.services.store.embedQueueSize();
+      const done = await board.worker.drain((n) => embedding.update(`${bar(total ? n / total : 1)} ${n}/${total}`));
+      const left = await board.services.store.embedQueueSize();
+      embedding.done(left === 0 ? `${done} objects embedded` : `${done} embedded, ${left} left for the server's worker (the embedder failed; see the log)`);
+    } else {
+      const status = board.services.searcher.semanticStatus();
+      process.stderr.write(`embed skipped: ${status.available ? 'no embedder' : status.reason}\n`);
+    }
+    return 0;
+  } finally {
+    await board.close();
+  }
+}
+
+async function exportFile(config: Config, file: string | undefined): Promise<number> {
+  const board = await buildBoard(config, createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel));
+  try {
+    const out = file ? createWriteStream(file) : process.stdout;
+    const progress = progressLine('export');
+    const count = await exportNdjson(board.services.store, out, {
+      clock: board.services.clock,
+      limits: config.limits,
+      baseUrl: config.baseUrl ?? `http://${config.host}:${config.port}`,
+      onProgress: (n) => progress.update(`${n} objects`),
+    });
+    if (file) await new Promise<void>((resolve, reject) => (out as ReturnType<typeof createWriteStream>).end((err?: Error | null) => (err ? reject(err) : resolve())));
+    progress.done(`${count} objects${file ? ` to ${file}` : ''}`);
+    return 0;
+  } finally {
+    await board.close();
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command = 'help'] = argv;
   if (command === 'help' || command === '--help' || command === '-h') {
@@ -73,6 +141,10 @@ async function main(argv: string[]): Promise<number> {
     case 'migrate':
       await migrate(config);
       return 0;
+    case 'import':
+      return importFile(config, argv[1]);
+    case 'export':
+      return exportFile(config, argv[1]);
     default:
       process.stderr.write(`unknown command: ${command}\n\n${USAGE}\n`);
       return 2;

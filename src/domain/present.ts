@@ -12,10 +12,11 @@ export interface PresentContext {
   expiringFraction: number;
 }
 
-export function presentObject(o: StoredObject, ctx: PresentContext): BoardObject {
+/** `unblanked` keeps the text of hidden and withdrawn objects: for exports (backups), never for callers. */
+export function presentObject(o: StoredObject, ctx: PresentContext, opts: { unblanked?: boolean } = {}): BoardObject {
   const state = stateOf(o, ctx.live);
   // Hidden and withdrawn objects keep their metadata but not their words.
-  const blank = state === 'hidden' || state === 'withdrawn';
+  const blank = !opts.unblanked && (state === 'hidden' || state === 'withdrawn');
   return {
     id: o.id,
     type: o.type,

@@ -54,6 +54,11 @@ export class UlidGenerator implements Ids {
   }
 }
 
+/** A ULID for an object created at `ms` (imports keep their original creation order). */
+export function ulidAt(ms: number, random: (bytes: number) => Buffer = randomBytes): string {
+  return encode(BigInt(ms), 10) + encode(BigInt('0x' + random(10).toString('hex')), 16);
+}
+
 /** The millisecond timestamp encoded in a ULID. */
 export function ulidTime(id: string): number {
   let t = 0;

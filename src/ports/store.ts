@@ -101,7 +101,9 @@ export interface SemanticHit {
 
 export interface EmbedJob {
   id: string;
-  text: string;
+  title: string;
+  content: string;
+  topics: string[];
   attempts: number;
 }
 
@@ -169,8 +171,8 @@ export interface Store {
    * (fn throwing rolls back). Ids must be new; parents must exist or come earlier.
    */
   bulkImport<T>(fn: (insert: (rows: readonly BulkObject[]) => void) => Promise<T>): Promise<T>;
-  /** Every object in any state, in id order after `after`, hidden and withdrawn ones unblanked. */
-  scanObjects(after: string | null, limit: number): Promise<BulkObject[]>;
+  /** Every object in any state, in id order after `after` (exports). */
+  scanObjects(after: string | null, limit: number, live: LiveCriteria): Promise<StoredObject[]>;
 
   getSetting(key: string): Promise<string | null>;
   /** Stores the value unless the key exists; returns the value now stored. */

@@ -98,7 +98,7 @@ const topicItem = text(1, SPEC_LIMITS.topicInBody).transform((raw, ctx) => {
   return slug;
 });
 
-const topicsField = z
+export const topicsField = z
   .array(topicItem)
   .min(1, 'must have at least 1 topic')
   .max(SPEC_LIMITS.topicsPerObject, `must have at most ${SPEC_LIMITS.topicsPerObject} topics`)

@@ -50,17 +50,31 @@ export interface RankInput {
 export interface RankParams {
   halfLifeDays: number;
   freshnessFloor: number;
+  /** relevance^exponent before weighing; 1 leaves it as is. */
+  relevanceExponent?: number;
 }
 
 /** `tierWeight × tier + relevance × freshness × evidence / 1.5`; lexical mode uses tierWeight 1. */
 export function finalScore(r: RankInput, p: RankParams, tierWeight = 1): number {
-  const rel = Math.min(1, Math.max(0, r.relevance));
+  const rel = Math.min(1, Math.max(0, r.relevance)) ** (p.relevanceExponent ?? 1);
   return tierWeight * r.tier + (rel * freshness(r.ageMs, p.halfLifeDays, p.freshnessFloor) * evidence(r.verifications, r.contradictions)) / EVIDENCE_MAX;
 }
 
 /**
- * Hybrid relevance: a convex mix of each leg's relevance relative to its own best candidate
- * (0 when the leg did not find the object), `semanticWeight` being the semantic share.
+ * Each leg's scores spread over [0, 1]: the best gets 1, and 0 goes to the worst candidate or
+ * to half the best score, whichever is lower. Raw scores bunch up near the top (cosines of
+ * 0.45, 0.43, 0.42), which would let freshness reorder results that are not equally relevant;
+ * the half-of-best floor keeps two near-equal candidates near-equal.
+ */
+export function spread(scores: readonly number[]): (score: number) => number {
+  const max = Math.max(...scores);
+  const low = Math.min(...scores, max / 2);
+  return (x) => (max - low <= 0 ? 1 : Math.max(0, (x - low) / (max - low)));
+}
+
+/**
+ * Hybrid relevance: a convex mix of each leg's spread relevance (0 when the leg did not find
+ * the object), `semanticWeight` being the semantic share.
  */
 export function fuse(lexical: number, semantic: number, semanticWeight: number): number {
   return (1 - semanticWeight) * lexical + semanticWeight * semantic;

@@ -10,7 +10,7 @@ import type { LiveCriteria, StoredObject } from '../domain/model.js';
 import type { Clock } from '../domain/ports.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { LexicalHit, Store, TopicCount } from '../ports/store.js';
-import { finalScore, fuse, type MatchTier } from './ranking.js';
+import { finalScore, fuse, spread, type MatchTier } from './ranking.js';
 import { matchTier, queryTerms, snippet } from './text-match.js';
 
 export type SearchMode = 'hybrid' | 'lexical' | 'semantic';
@@ -90,22 +90,26 @@ export class Searcher {
     ]);
 
     const candidates = new Map<string, Candidate>();
-    const topLex = lexHits.reduce((m, h) => Math.max(m, h.relevance), 0) || 1;
+    const lexSpread = spread(lexHits.map((h) => h.relevance));
     for (const h of lexHits) {
       candidates.set(h.object.id, {
         object: h.object,
-        lexical: { relevance: h.relevance / topLex, tier: matchTier(query.q, h, h.object.title, h.object.content) },
+        lexical: { relevance: lexSpread(h.relevance), tier: matchTier(query.q, h, h.object.title, h.object.content) },
       });
     }
-    const topSem = semHits.reduce((m, h) => Math.max(m, h.similarity), 0) || 1;
+    const semSpread = spread(semHits.map((h) => h.similarity));
     for (const h of semHits) {
       const c = candidates.get(h.object.id) ?? { object: h.object };
-      c.semantic = { similarity: Math.max(0, h.similarity) / topSem };
+      c.semantic = { similarity: semSpread(h.similarity) };
       candidates.set(h.object.id, c);
     }
 
     const both = lexicalRuns && semanticRan;
-    const params = { halfLifeDays: limits.search.halfLifeDays, freshnessFloor: limits.search.freshnessFloor };
+    const params = {
+      halfLifeDays: limits.search.halfLifeDays,
+      freshnessFloor: limits.search.freshnessFloor,
+      relevanceExponent: limits.search.relevanceExponent,
+    };
     const ranked = [...candidates.values()]
       .map((c) => {
         const lex = c.lexical?.relevance ?? 0;
@@ -125,7 +129,6 @@ export class Searcher {
         );
         return { c, final };
       })
-      .filter((r) => r.final > 0)
       .sort((a, b) => b.final - a.final || (a.c.object.id < b.c.object.id ? 1 : -1))
       .slice(0, query.limit);
 

@@ -46,7 +46,6 @@ interface ObjectRow {
   hidden: number;
   withdrawn: number;
   injection: number;
-  dedupe_key: string;
   reply_count: number;
 }
 
@@ -369,10 +368,10 @@ export class SqliteStore implements Store {
          SELECT q.seq FROM embed_queue q JOIN objects o ON o.seq = q.seq WHERE o.withdrawn = 1 OR o.expires_at <= @now)`,
     ).run({ now: live.now });
     const rows = this.#sql(
-      `SELECT o.id, o.title, o.content, o.topics_text, q.attempts FROM embed_queue q JOIN objects o ON o.seq = q.seq
+      `SELECT o.id, o.title, o.content, o.topics, q.attempts FROM embed_queue q JOIN objects o ON o.seq = q.seq
        WHERE q.next_at <= @now ORDER BY q.seq ${limitSql(limit)}`,
-    ).all({ now: live.now }) as { id: string; title: string; content: string; topics_text: string; attempts: number }[];
-    return rows.map((r) => ({ id: r.id, text: `${r.title}\n${r.content}\n${r.topics_text}`, attempts: r.attempts }));
+    ).all({ now: live.now }) as { id: string; title: string; content: string; topics: string; attempts: number }[];
+    return rows.map((r) => ({ id: r.id, title: r.title, content: r.content, topics: JSON.parse(r.topics) as string[], attempts: r.attempts }));
   }
 
   async saveVectors(model: string, items: { id: string; vector: Float32Array | null }[]): Promise<void> {
@@ -464,14 +463,12 @@ export class SqliteStore implements Store {
     }
   }
 
-  async scanObjects(after: string | null, limit: number): Promise<BulkObject[]> {
-    const rows = this.#sql(`SELECT o.*, 0 AS reply_count FROM objects o WHERE o.id > @after ORDER BY o.id ${limitSql(limit)}`).all({
+  async scanObjects(after: string | null, limit: number, live: LiveCriteria): Promise<StoredObject[]> {
+    const rows = this.#sql(`SELECT ${SELECT_OBJECT} FROM objects o WHERE o.id > @after ORDER BY o.id ${limitSql(limit)}`).all({
       after: after ?? '',
+      ...liveParams(live),
     }) as ObjectRow[];
-    return rows.map((r) => {
-      const { replyCount: _replies, hidden, withdrawn, ...o } = toObject(r);
-      return { ...o, dedupeKey: r.dedupe_key, hidden, withdrawn };
-    });
+    return rows.map(toObject);
   }
 
   async getSetting(key: string): Promise<string | null> {
