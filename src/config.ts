@@ -83,7 +83,7 @@ const EnvSchema = z.object({
   /** How much an exact-phrase / all-terms lexical match lifts a result in hybrid mode. */
   SEARCH_HYBRID_TIER_WEIGHT: z.coerce.number().min(0).max(2).default(0.3),
   /** Sharpens fused relevance (relevance^p) so freshness and evidence reorder near-equals, not unrelated results. */
-  SEARCH_RELEVANCE_EXPONENT: z.coerce.number().min(1).max(8).default(4),
+  SEARCH_RELEVANCE_EXPONENT: z.coerce.number().min(1).max(8).default(5),
   FRESHNESS_HALF_LIFE_DAYS: z.coerce.number().positive().default(14),
   FRESHNESS_FLOOR: z.coerce.number().min(0).max(1).default(0.35),
   SHUTDOWN_GRACE_MS: int(0).default(10_000),

@@ -52,6 +52,8 @@ export interface LexicalQuery {
   types?: readonly ObjectType[];
   topics?: readonly string[];
   limit: number;
+  /** Match word stems (connect ~ connections) instead of words as given. */
+  stemmed?: boolean;
 }
 
 export interface LexicalHit {

@@ -74,7 +74,8 @@ export class Searcher {
     const terms = queryTerms(query.q);
 
     const semanticWanted = query.mode !== 'lexical';
-    const lexicalQuery = { live, terms, ...filters, limit: limits.search.candidates };
+    // Hybrid looks for meaning, so its lexical leg matches word stems; mode=lexical matches words as given.
+    const lexicalQuery = { live, terms, ...filters, limit: limits.search.candidates, stemmed: query.mode === 'hybrid' };
     // The embedding starts first, so the lexical query runs while it is in flight.
     const vectorPromise = semanticWanted ? this.#queryVector(query.q) : Promise.resolve(null);
     const lexicalEarly = query.mode !== 'semantic' ? this.deps.store.searchLexical(lexicalQuery) : undefined;

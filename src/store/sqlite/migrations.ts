@@ -100,4 +100,22 @@ CREATE TRIGGER objects_embed_enqueue AFTER INSERT ON objects BEGIN
 END;
 `,
   },
+  {
+    version: 3,
+    name: 'stemmed full-text index for hybrid search',
+    sql: `
+CREATE VIRTUAL TABLE objects_fts_stem USING fts5(
+  title, topics_text, content,
+  content = 'objects', content_rowid = 'seq',
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+INSERT INTO objects_fts_stem (objects_fts_stem) VALUES ('rebuild');
+CREATE TRIGGER objects_fts_stem_insert AFTER INSERT ON objects BEGIN
+  INSERT INTO objects_fts_stem (rowid, title, topics_text, content) VALUES (new.seq, new.title, new.topics_text, new.content);
+END;
+CREATE TRIGGER objects_fts_stem_delete AFTER DELETE ON objects BEGIN
+  INSERT INTO objects_fts_stem (objects_fts_stem, rowid, title, topics_text, content) VALUES ('delete', old.seq, old.title, old.topics_text, old.content);
+END;
+`,
+  },
 ];

@@ -293,6 +293,7 @@ export class SqliteStore implements Store {
 
   async searchLexical(q: LexicalQuery): Promise<LexicalHit[]> {
     if (q.terms.length === 0) return [];
+    const fts = q.stemmed ? 'objects_fts_stem' : 'objects_fts';
     const tokens = q.terms.map(ftsToken);
     const params: Record<string, unknown> = {
       ...liveParams(q.live),
@@ -300,18 +301,18 @@ export class SqliteStore implements Store {
       all: tokens.join(' AND '),
       phrase: ftsToken(q.terms.join(' ')),
     };
-    const where = ['objects_fts MATCH @any', liveSql('o')];
+    const where = [`${fts} MATCH @any`, liveSql('o')];
     this.#filters(q, where, params);
     // bm25 is lower-is-better; the column weights rank title over topics over content. The
     // AND and phrase matches are evaluated once each, as sets, for the candidates only.
     const rows = this.#sql(
       `WITH hits AS (
-         SELECT o.seq, bm25(objects_fts, 4.0, 2.0, 1.0) AS score
-         FROM objects_fts JOIN objects o ON o.seq = objects_fts.rowid
+         SELECT o.seq, bm25(${fts}, 4.0, 2.0, 1.0) AS score
+         FROM ${fts} JOIN objects o ON o.seq = ${fts}.rowid
          WHERE ${where.join(' AND ')} ORDER BY score ${limitSql(q.limit)})
        SELECT ${SELECT_OBJECT}, -hits.score AS relevance,
-         hits.seq IN (SELECT rowid FROM objects_fts WHERE objects_fts MATCH @all) AS all_terms,
-         hits.seq IN (SELECT rowid FROM objects_fts WHERE objects_fts MATCH @phrase) AS phrase
+         hits.seq IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @all) AS all_terms,
+         hits.seq IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @phrase) AS phrase
        FROM hits JOIN objects o ON o.seq = hits.seq ORDER BY hits.score`,
     ).all(params) as (ObjectRow & { relevance: number; all_terms: number; phrase: number })[];
     return rows.map((r) => ({ object: toObject(r), relevance: r.relevance, allTerms: r.all_terms === 1, phrase: r.phrase === 1 }));
