@@ -275,6 +275,112 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       });
     });
 
+    describe('embedding queue and vectors', () => {
+      const unit = (...xs: number[]) => {
+        const v = Float32Array.from(xs);
+        const n = Math.hypot(...xs);
+        return v.map((x) => x / n);
+      };
+
+      it('queues every new object; claims due live jobs; saved vectors leave the queue', async () => {
+        const a = await insert({ title: 'A', content: 'alpha', topics: ['t-one'] });
+        const b = await insert({ title: 'B', content: 'beta' });
+        await insert({ content: 'gone', expiresAt: T0 + 1 });
+        clock.advance(10);
+        expect(await store.embedQueueSize()).toBe(3);
+        const jobs = await store.claimEmbedJobs(live(), 10);
+        // The expired one leaves the queue instead of being embedded.
+        expect(jobs.map((j) => j.id)).toEqual([a.id, b.id]);
+        expect(jobs[0]).toMatchObject({ title: 'A', content: 'alpha', topics: ['t-one'], attempts: 0 });
+        await store.saveVectors('m1', [
+          { id: a.id, vector: unit(1, 0, 0) },
+          { id: b.id, vector: null },
+        ]);
+        expect(await store.embedQueueSize()).toBe(0);
+      });
+
+      it('puts failed jobs back for later, counting attempts', async () => {
+        const a = await insert();
+        await store.failEmbedJobs([a.id], 'model down', T0 + 60_000);
+        expect(await store.claimEmbedJobs(live(), 10)).toEqual([]);
+        clock.advance(60_000);
+        expect((await store.claimEmbedJobs(live(), 10)).map((j) => [j.id, j.attempts])).toEqual([[a.id, 1]]);
+      });
+
+      it('backfills objects lacking a vector of the current model', async () => {
+        const a = await insert();
+        const b = await insert();
+        await store.saveVectors('m1', [
+          { id: a.id, vector: unit(1, 0) },
+          { id: b.id, vector: unit(0, 1) },
+        ]);
+        expect(await store.enqueueMissingVectors('m1', live())).toBe(0);
+        expect(await store.enqueueMissingVectors('m2', live())).toBe(2);
+      });
+
+      it('finds the nearest live objects of the model, exactly, under selective filters', async () => {
+        if (!store.capabilities.vectors.available) return;
+        const near = await insert({ topics: ['x'] });
+        const far = await insert({ topics: ['x'] });
+        const req = await insert({ type: 'request', topics: ['rare'] });
+        const dead = await insert({ expiresAt: T0 + 1 });
+        const other = await insert();
+        await store.saveVectors('m1', [
+          { id: near.id, vector: unit(1, 0.1, 0) },
+          { id: far.id, vector: unit(0, 1, 0) },
+          { id: req.id, vector: unit(-1, 0, 0) },
+          { id: dead.id, vector: unit(1, 0, 0) },
+        ]);
+        await store.saveVectors('m2', [{ id: other.id, vector: unit(1, 0, 0) }]);
+        clock.advance(10);
+        const q = (extra: object = {}) => store.searchSemantic({ live: live(), vector: unit(1, 0, 0), model: 'm1', limit: 10, ...extra });
+        const all = await q();
+        expect(all.map((h) => h.object.id)).toEqual([near.id, far.id, req.id]);
+        expect(all[0]!.similarity).toBeCloseTo(0.995, 2);
+        expect(all[2]!.similarity).toBeCloseTo(-1, 5);
+        // The farthest object is still found when the filter leaves only it.
+        expect((await q({ types: ['request'], limit: 1 })).map((h) => h.object.id)).toEqual([req.id]);
+        expect((await q({ topics: ['rare'], limit: 1 })).map((h) => h.object.id)).toEqual([req.id]);
+        expect(await q({ limit: 1 })).toHaveLength(1);
+      });
+    });
+
+    describe('bulk import and scan', () => {
+      const row = (patch: Partial<NewObject> = {}) => ({ ...obj(patch), hidden: false, withdrawn: false });
+
+      it('imports rows in one transaction, keeping states and counts, and scans them back in id order', async () => {
+        const root = row({ verificationCount: 4, contradictionCount: 1 });
+        const reply = row({ type: 'response', parentId: root.id });
+        const hidden = { ...row(), hidden: true };
+        const n = await store.bulkImport(async (put) => {
+          put([root, reply]);
+          put([hidden]);
+          return 3;
+        });
+        expect(n).toBe(3);
+        const scanned = await store.scanObjects(null, 10, live());
+        expect(scanned.map((o) => o.id)).toEqual([root.id, reply.id, hidden.id]);
+        expect(scanned[0]).toMatchObject({ verificationCount: 4, contradictionCount: 1, replyCount: 1 });
+        expect(scanned[2]).toMatchObject({ hidden: true, content: hidden.content });
+        expect((await store.scanObjects(reply.id, 10, live())).map((o) => o.id)).toEqual([hidden.id]);
+      });
+
+      it('keeps nothing when the import fails part way', async () => {
+        const ok = row();
+        await expect(
+          store.bulkImport(async (put) => {
+            put([ok]);
+            put([row({ type: 'response', parentId: '01ZZZZZZZZZZZZZZZZZZZZZZZZ' })]);
+          }),
+        ).rejects.toThrow(/parent/);
+        expect(await store.getObject(ok.id, live())).toBeNull();
+        await expect(store.bulkImport(async (put) => put([ok, { ...ok }]))).rejects.toThrow(/already exists/);
+        expect(await store.scanObjects(null, 10, live())).toEqual([]);
+        // The store still takes writes afterwards.
+        expect((await store.insertObject(obj(), live())).created).toBe(true);
+      });
+    });
+
     it('keeps the first value of a setting', async () => {
       expect(await store.getSetting('k')).toBeNull();
       expect(await store.initSetting('k', 'one')).toBe('one');

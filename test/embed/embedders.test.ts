@@ -1,0 +1,107 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalEmbedder } from '../../src/embed/local-embedder.js';
+import { OpenAiEmbedder } from '../../src/embed/openai-embedder.js';
+import { startEmbeddingsServer, type EmbeddingsServer } from '../helpers/embeddings-server.js';
+import { POTION } from '../helpers/paths.js';
+
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+const norm = (a: Float32Array) => Math.sqrt(dot(a, a));
+
+describe('LocalEmbedder (transformers.js, offline potion-base-2M)', () => {
+  const e = new LocalEmbedder(POTION, '/nonexistent-models-dir');
+
+  it('names its model and gives unit vectors, closer for related texts', async () => {
+    expect(e.model).toBe('local:potion-base-2M');
+    const [pool, postgres, bread] = (await e.embed([
+      'the database connection pool is exhausted',
+      'too many open connections to postgres',
+      'how to bake sourdough bread',
+    ])) as Float32Array[];
+    expect(pool!.length).toBe(64);
+    expect(norm(pool!)).toBeCloseTo(1, 5);
+    // The figures PROVENANCE.md reports for this model.
+    expect(dot(pool!, postgres!)).toBeCloseTo(0.2207, 3);
+    expect(dot(pool!, bread!)).toBeLessThan(0.05);
+  });
+
+  it('answers null for empty or all-unknown text instead of NaN', async () => {
+    const [empty, snowmen, word] = await e.embed(['', '☃☃', 'database']);
+    expect(empty).toBeNull();
+    expect(snowmen).toBeNull();
+    expect(word).toBeInstanceOf(Float32Array);
+  });
+
+  it('rejects when the model cannot be loaded, and keeps rejecting fast during the cool-down', async () => {
+    const missing = new LocalEmbedder('no-such-org/no-such-model-offline', '/tmp/agentboard-no-models');
+    await expect(missing.embed(['x'])).rejects.toThrow();
+    const started = Date.now();
+    await expect(missing.embed(['x'])).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('OpenAiEmbedder (OpenAI-compatible /v1/embeddings)', () => {
+  let server: EmbeddingsServer;
+  const make = (o: Partial<ConstructorParameters<typeof OpenAiEmbedder>[0]> = {}) =>
+    new OpenAiEmbedder({ url: server.url, apiKey: 'k-123', model: 'text-embedding-3-small', batchSize: 2, timeoutMs: 500, retries: 2, backoffMs: 5, ...o });
+  beforeEach(async () => {
+    server = await startEmbeddingsServer();
+  });
+  afterEach(async () => server.close());
+
+  it('sends batches with the key and model, and returns unit vectors in input order', async () => {
+    const out = await make().embed(['abc', 'zzz', 'aab', 'ccc', 'b']);
+    expect(server.calls.map((c) => c.input)).toEqual([['abc', 'zzz'], ['aab', 'ccc'], ['b']]);
+    expect(server.calls[0]).toMatchObject({ auth: 'Bearer k-123', model: 'text-embedding-3-small' });
+    expect(out).toHaveLength(5);
+    expect(norm(out[0]!)).toBeCloseTo(1, 5);
+    expect(out[1]![25]).toBeCloseTo(1, 5);
+    expect(make().model).toBe('openai:text-embedding-3-small');
+  });
+
+  it('places vectors by their index even when the API answers out of order', async () => {
+    server.script = ['shuffle'];
+    const [a, z] = await make().embed(['aaa', 'zzz']);
+    expect(a![0]).toBeCloseTo(1, 5);
+    expect(z![25]).toBeCloseTo(1, 5);
+  });
+
+  it('skips empty texts without sending them', async () => {
+    const out = await make().embed(['', '  ', 'abc']);
+    expect(out[0]).toBeNull();
+    expect(out[1]).toBeNull();
+    expect(server.calls.map((c) => c.input)).toEqual([['abc']]);
+  });
+
+  it('retries 5xx and 429 with backoff, then succeeds', async () => {
+    server.script = ['fail-500', 'fail-429'];
+    const [v] = await make().embed(['abc']);
+    expect(v).toBeInstanceOf(Float32Array);
+    expect(server.calls).toHaveLength(3);
+  });
+
+  it('gives up after its retries', async () => {
+    server.script = ['fail-500', 'fail-500', 'fail-500', 'fail-500'];
+    await expect(make().embed(['abc'])).rejects.toThrow(/500/);
+    expect(server.calls).toHaveLength(3);
+  });
+
+  it('does not retry a client error', async () => {
+    server.script = ['fail-400'];
+    await expect(make().embed(['abc'])).rejects.toThrow(/400/);
+    expect(server.calls).toHaveLength(1);
+  });
+
+  it('times out a call that never answers', async () => {
+    server.script = ['hang', 'hang', 'hang'];
+    const started = Date.now();
+    await expect(make({ timeoutMs: 150, retries: 1 }).embed(['abc'])).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('accepts a base URL with or without /v1', async () => {
+    await make({ url: `${server.url}/v1` }).embed(['abc']);
+    await make({ url: `${server.url}/v1/embeddings` }).embed(['abc']);
+    expect(server.calls).toHaveLength(2);
+  });
+});

@@ -1,0 +1,177 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTestBoard, type TestBoard } from '../helpers/board.js';
+import { startEmbeddingsServer, type EmbeddingsServer } from '../helpers/embeddings-server.js';
+import { POTION } from '../helpers/paths.js';
+
+const LOCAL = { EMBEDDINGS: 'local', EMBEDDINGS_MODEL: POTION, SEMANTIC_BUDGET_MS: '5000' };
+
+async function publish(b: TestBoard, path: string, body: object) {
+  const r = await b.json('POST', path, { body });
+  expect(r.status).toBe(201);
+  return r.body.object as { id: string };
+}
+
+const ids = (r: { body: { results: { id: string }[] } }) => r.body.results.map((h) => h.id);
+
+describe('semantic leg with the local model', () => {
+  let b: TestBoard;
+  beforeEach(async () => {
+    b = await makeTestBoard(LOCAL);
+  });
+  afterEach(async () => b.dispose());
+
+  it('a new object is searchable lexically at once and semantically once the worker has run', async () => {
+    const o = await publish(b, '/findings', { content: 'The database connection pool is exhausted under load', topics: ['postgres'] });
+    expect(ids(await b.json('GET', '/search?q=connection%20pool&mode=lexical'))).toEqual([o.id]);
+    const before = await b.json('GET', `/search?q=${encodeURIComponent('too many open connections to postgres')}&mode=semantic`);
+    expect(before.body.degraded).toEqual([]);
+    expect(ids(before)).toEqual([]);
+    expect(await b.worker!.drain()).toBe(1);
+    const after = await b.json('GET', `/search?q=${encodeURIComponent('too many open connections to postgres')}&mode=semantic`);
+    expect(ids(after)).toEqual([o.id]);
+    expect(after.body.results[0].matched_by).toEqual(['semantic']);
+  });
+
+  it('hybrid fuses both legs: matched_by names every leg that found a result', async () => {
+    const both = await publish(b, '/findings', { content: 'Connection pool exhausted: raise max connections and queue requests', topics: ['postgres'] });
+    const meaning = await publish(b, '/findings', { content: 'Too many clients already: the database refuses new sessions', topics: ['postgres'] });
+    await publish(b, '/findings', { content: 'Sourdough needs a long cold proof in the fridge', topics: ['baking'] });
+    await b.worker!.drain();
+    const r = await b.json('GET', '/search?q=connection%20pool%20exhausted&limit=3');
+    expect(r.body.degraded).toEqual([]);
+    const hit = (id: string) => r.body.results.find((h: { id: string }) => h.id === id);
+    expect(r.body.results[0].id).toBe(both.id);
+    expect(hit(both.id).matched_by).toEqual(['lexical', 'semantic']);
+    expect(hit(meaning.id)?.matched_by).toEqual(['semantic']);
+    expect(r.body.results[0].score).toBe(1);
+  });
+
+  it('k-NN stays correct under selective filters and returns live objects only', async () => {
+    for (let i = 0; i < 30; i++) await publish(b, '/findings', { content: `Connection pool exhausted in service ${i}`, topics: ['postgres'] });
+    const req = await publish(b, '/requests', { content: 'Anyone seen sourdough bread fail to rise?', topics: ['baking'] });
+    const brief = await publish(b, '/status', { content: 'Connection pool exhausted right now, investigating', topics: ['ops'], expires_in: 30 });
+    await b.worker!.drain();
+    const q = encodeURIComponent('database connection pool exhausted');
+    // The request is the least similar object, yet the filters leave only it.
+    expect(ids(await b.json('GET', `/search?q=${q}&mode=semantic&type=request&limit=1`))).toEqual([req.id]);
+    expect(ids(await b.json('GET', `/search?q=${q}&mode=semantic&topic=baking&limit=1`))).toEqual([req.id]);
+    expect(ids(await b.json('GET', `/search?q=${q}&mode=semantic&limit=50`))).toContain(brief.id);
+    b.clock.advance(31_000);
+    const later = await b.json('GET', `/search?q=${q}&mode=semantic&limit=50`);
+    expect(ids(later)).not.toContain(brief.id);
+    expect(later.body.results.every((h: { state: string }) => h.state === 'live')).toBe(true);
+  });
+
+  it('on an empty answer offers the topics of the nearest objects', async () => {
+    await publish(b, '/findings', { content: 'Sourdough needs a long cold proof in the fridge', topics: ['baking', 'bread'] });
+    await b.worker!.drain();
+    const r = await b.json('GET', `/search?q=${encodeURIComponent('fermented dough rising slowly')}&type=artifact`);
+    expect(r.body.results).toEqual([]);
+    expect(r.body.related_topics.map((t: { slug: string }) => t.slug).sort()).toEqual(['baking', 'bread']);
+    expect(r.body.meta.search).toContain('Retry with one of the related topics');
+  });
+});
+
+describe('a semantic leg that cannot answer degrades, never fails', () => {
+  let server: EmbeddingsServer;
+  beforeEach(async () => {
+    server = await startEmbeddingsServer();
+  });
+  afterEach(async () => server.close());
+
+  it('a failing embeddings API: 200 with lexical results and degraded semantic', async () => {
+    const b = await makeTestBoard({ EMBEDDINGS: 'openai', EMBEDDINGS_URL: server.url, EMBEDDINGS_RETRIES: '0' });
+    try {
+      const o = await publish(b, '/findings', { content: 'gizmo calibration drift', topics: ['x'] });
+      server.script = Array(10).fill('fail-500');
+      for (const mode of ['hybrid', 'semantic']) {
+        const r = await b.json('GET', `/search?q=gizmo&mode=${mode}`);
+        expect(r.status).toBe(200);
+        expect(r.body.degraded).toEqual(['semantic']);
+        expect(ids(r)).toEqual([o.id]);
+      }
+    } finally {
+      await b.dispose();
+    }
+  });
+
+  it('an embeddings API slower than the budget: the answer goes out lexically in time', async () => {
+    const b = await makeTestBoard({ EMBEDDINGS: 'openai', EMBEDDINGS_URL: server.url, SEMANTIC_BUDGET_MS: '100' });
+    try {
+      const o = await publish(b, '/findings', { content: 'gizmo calibration drift', topics: ['x'] });
+      server.script = ['hang'];
+      const started = Date.now();
+      const r = await b.json('GET', '/search?q=gizmo');
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(r.body.degraded).toEqual(['semantic']);
+      expect(ids(r)).toEqual([o.id]);
+    } finally {
+      await b.dispose();
+    }
+  });
+
+  it('EMBEDDINGS=none: every search says the semantic leg did not run', async () => {
+    const b = await makeTestBoard({ EMBEDDINGS: 'none' });
+    try {
+      expect(b.worker).toBeNull();
+      expect((await b.json('GET', '/search?q=x&mode=semantic')).body.degraded).toEqual(['semantic']);
+      expect((await b.json('GET', '/search?q=x&mode=lexical')).body.degraded).toEqual([]);
+    } finally {
+      await b.dispose();
+    }
+  });
+});
+
+describe('embedding worker', () => {
+  let server: EmbeddingsServer;
+  beforeEach(async () => {
+    server = await startEmbeddingsServer();
+  });
+  afterEach(async () => server.close());
+
+  it('retries failed batches with backoff, then recovers', async () => {
+    const b = await makeTestBoard({ EMBEDDINGS: 'openai', EMBEDDINGS_URL: server.url, EMBEDDINGS_RETRIES: '0' });
+    try {
+      await publish(b, '/findings', { content: 'abc', topics: ['x'] });
+      server.script = ['fail-500'];
+      expect(await b.worker!.runOnce()).toBe(1);
+      expect(await b.services.store.embedQueueSize()).toBe(1);
+      // Not due again until its backoff has passed.
+      expect(await b.worker!.runOnce()).toBe(0);
+      b.clock.advance(2000);
+      expect(await b.worker!.runOnce()).toBe(1);
+      expect(await b.services.store.embedQueueSize()).toBe(0);
+    } finally {
+      await b.dispose();
+    }
+  });
+
+  it('backfills at start, and a change of model re-embeds everything', async () => {
+    const first = await makeTestBoard({ EMBEDDINGS: 'none' });
+    const db = join(first.dir, 'board.db');
+    const o = await publish(first, '/findings', { content: 'The database connection pool is exhausted', topics: ['pg'] });
+    await first.close();
+    // Same file, now with the local model: the object gets a vector at start.
+    const local = await makeTestBoard({ ...LOCAL, DATABASE_URL: `sqlite:${db}` });
+    await local.startBackground();
+    await local.worker!.stop();
+    await local.worker!.drain();
+    expect(ids(await local.json('GET', '/search?q=connections%20to%20postgres&mode=semantic'))).toEqual([o.id]);
+    await local.close();
+    // And with another model, it is queued again and embedded by that one.
+    const remote = await makeTestBoard({ EMBEDDINGS: 'openai', EMBEDDINGS_URL: server.url, DATABASE_URL: `sqlite:${db}` });
+    try {
+      await remote.startBackground();
+      await remote.worker!.stop();
+      await remote.worker!.drain();
+      expect(server.calls.flatMap((c) => c.input).some((t) => t.includes('connection pool is exhausted'))).toBe(true);
+      expect(await remote.services.store.embedQueueSize()).toBe(0);
+      expect(ids(await remote.json('GET', '/search?q=database%20connection&mode=semantic'))).toEqual([o.id]);
+    } finally {
+      await remote.dispose();
+      await local.dispose();
+      await first.dispose();
+    }
+  });
+});
