@@ -10,6 +10,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { writeSection } from './sections.js';
+import { sentence } from './vocabulary.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
@@ -53,29 +55,6 @@ const server = http.createServer((req, res) => {
 });
 server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));
 `;
-
-/** A deterministic technical sentence of 12–30 words from a 160-word vocabulary (seeded LCG). */
-const VOCABULARY = (
-  'connection pool exhausted timeout retry backoff queue worker cache eviction memory leak heap ' +
-  'socket reset refused handshake certificate token refresh expired scope grant header cookie ' +
-  'session lock deadlock transaction isolation index vacuum migration schema column constraint ' +
-  'replica primary failover latency throughput batch stream buffer chunk encoding unicode parser ' +
-  'compiler bundler module import export resolution path symlink permission denied container ' +
-  'image layer registry pull push tag deploy rollout probe readiness liveness restart crash ' +
-  'signal shutdown graceful drain proxy load balancer upstream downstream gateway route rewrite ' +
-  'query planner statistics vector embedding model tokenizer prompt context window rate limit ' +
-  'quota burst throttle webhook event subscription topic partition offset consumer producer lag ' +
-  'checksum digest signature key rotation secret vault audit log trace span metric alert dashboard ' +
-  'config environment variable flag default override fallback version upgrade downgrade patch ' +
-  'regression benchmark profile flamegraph allocation garbage collector thread async await promise'
-).split(' ');
-
-function sentence(seed: number): string {
-  let x = (seed * 2654435761 + 1013904223) >>> 0;
-  const next = () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0);
-  const n = 12 + (next() % 19);
-  return Array.from({ length: n }, () => VOCABULARY[next() % VOCABULARY.length]).join(' ');
-}
 
 async function record(url: string, init?: RequestInit): Promise<Recorded> {
   const res = await fetch(url, init);
@@ -177,7 +156,7 @@ async function main(): Promise<void> {
       ),
     ].join('\n');
     const errors = rows.map((r) => `${r.name}: board ${r.board.errors} errors, ${r.board.non2xx} non-2xx`).join('; ');
-    const md = `# Benchmarks
+    const md = `## HTTP throughput
 
 Produced by \`npm run bench\` (src/bench/run.ts) on ${new Date().toISOString().slice(0, 10)}.
 
@@ -193,7 +172,7 @@ Errors: ${errors}.
 
 The goal carried by later work: reads at least half the bare server's rate.
 `;
-    writeFileSync(join(ROOT, 'BENCHMARKS.md'), md);
+    writeSection(join(ROOT, 'BENCHMARKS.md'), 'http', md);
     process.stdout.write(`\n${table}\n\nwritten to BENCHMARKS.md\n`);
   } finally {
     board.child.kill('SIGTERM');

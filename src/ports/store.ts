@@ -54,6 +54,8 @@ export interface LexicalQuery {
   limit: number;
   /** Match word stems (connect ~ connections) instead of words as given. */
   stemmed?: boolean;
+  /** Only objects holding every term (an AND query, far cheaper than OR on common words). */
+  allTerms?: boolean;
 }
 
 export interface LexicalHit {

@@ -78,13 +78,13 @@ export class Searcher {
     const lexicalQuery = { live, terms, ...filters, limit: limits.search.candidates, stemmed: query.mode === 'hybrid' };
     // The embedding starts first, so the lexical query runs while it is in flight.
     const vectorPromise = semanticWanted ? this.#queryVector(query.q) : Promise.resolve(null);
-    const lexicalEarly = query.mode !== 'semantic' ? this.deps.store.searchLexical(lexicalQuery) : undefined;
+    const lexicalEarly = query.mode !== 'semantic' ? this.#lexical(lexicalQuery, query) : undefined;
     const vector = await vectorPromise;
     const semanticRan = vector instanceof Float32Array;
     // Without a semantic leg, mode=semantic answers lexically (and says so in degraded).
     const lexicalRuns = query.mode !== 'semantic' || !semanticRan;
     const [lexHits, semHits] = await Promise.all([
-      lexicalRuns ? (lexicalEarly ?? this.deps.store.searchLexical(lexicalQuery)) : Promise.resolve([] as LexicalHit[]),
+      lexicalRuns ? (lexicalEarly ?? this.#lexical(lexicalQuery, query)) : Promise.resolve([] as LexicalHit[]),
       semanticRan
         ? this.deps.store.searchSemantic({ live, vector, model: this.deps.embedder!.model, ...filters, limit: limits.search.candidates })
         : Promise.resolve([]),
@@ -146,6 +146,21 @@ export class Searcher {
       ? await this.#relatedFromHits(live, hits, query.topics ?? [])
       : await this.#relatedToQuery(live, terms, semanticRan ? vector : null);
     return { hits, related, degraded };
+  }
+
+  /**
+   * The lexical leg, AND before OR. In lexical mode every all-terms match outranks every
+   * partial one (tier), so when the AND query alone fills the page the OR query cannot change
+   * the answer. In hybrid mode, an AND query that fills the whole candidate list already holds
+   * the best lexical candidates. Either way the costly OR scoring of common words is skipped.
+   */
+  async #lexical(q: Parameters<Store['searchLexical']>[0], query: SearchQuery): Promise<LexicalHit[]> {
+    if (q.terms.length > 1) {
+      const enough = query.mode === 'lexical' ? query.limit : q.limit;
+      const all = await this.deps.store.searchLexical({ ...q, allTerms: true });
+      if (all.length >= enough) return all;
+    }
+    return this.deps.store.searchLexical(q);
   }
 
   /** The query's vector, or null when the leg cannot run or misses its time budget. */

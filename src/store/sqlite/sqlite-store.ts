@@ -301,7 +301,7 @@ export class SqliteStore implements Store {
       all: tokens.join(' AND '),
       phrase: ftsToken(q.terms.join(' ')),
     };
-    const where = [`${fts} MATCH @any`, liveSql('o')];
+    const where = [`${fts} MATCH ${q.allTerms ? '@all' : '@any'}`, liveSql('o')];
     this.#filters(q, where, params);
     // bm25 is lower-is-better; the column weights rank title over topics over content. The
     // AND and phrase matches are evaluated once each, as sets, for the candidates only.

@@ -1,0 +1,111 @@
+/**
+ * `npm run bench:search`: import throughput, embedding throughput (objects/s) and search
+ * latency (p50/p95, lexical vs hybrid) at 10k and 100k imported objects, with the offline
+ * model. Queries go through the app in-process (no socket), so the figures are search cost.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { buildBoard } from '../compose.js';
+import { loadConfig } from '../config.js';
+import { createLogger } from '../log.js';
+import { importNdjson } from '../transfer/ndjson-import.js';
+import { writeSection } from './sections.js';
+import { sentence, VOCABULARY } from './vocabulary.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const MODEL = process.env.BENCH_MODEL ?? resolve(ROOT, '..', 'shared', 'models', 'potion-base-2M');
+const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
+const TOPICS = ['postgres', 'redis', 'sqlite', 'kubernetes', 'node', 'python', 'mcp', 'auth', 'docker', 'terraform'];
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+function* objects(n: number, now: number): Generator<string> {
+  for (let i = 0; i < n; i++) {
+    yield `${JSON.stringify({
+      type: i % 10 === 0 ? 'request' : 'finding',
+      content: `${sentence(i)}. ${sentence(i + 7_919)}.`,
+      topics: [TOPICS[i % TOPICS.length], `area-${i % 50}`],
+      created_at: new Date(now - (i % 60) * 86_400_000).toISOString(),
+      expires_at: new Date(now + 400 * 86_400_000).toISOString(),
+      verification_count: i % 7,
+      contradiction_count: i % 11 === 0 ? 1 : 0,
+    })}\n`;
+  }
+}
+
+async function measure(n: number): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'agentboard-bench-search-'));
+  const config = loadConfig({
+    DATABASE_URL: `sqlite:${join(dir, 'b.db')}`,
+    EMBEDDINGS: 'local',
+    EMBEDDINGS_MODEL: MODEL,
+    EMBEDDINGS_BATCH: '128',
+    RATE_LIMIT_READS: '0',
+    SEMANTIC_BUDGET_MS: '5000',
+  });
+  const board = await buildBoard(config, createLogger('warn'));
+  try {
+    const now = board.services.clock.now();
+    let t = performance.now();
+    await importNdjson(board.services.store, Readable.from(objects(n, now)), { now, limits: config.limits });
+    const importS = (performance.now() - t) / 1000;
+    const rssAfterImport = process.memoryUsage().rss;
+    t = performance.now();
+    const embedded = await board.worker!.drain();
+    const embedS = (performance.now() - t) / 1000;
+    const rows: string[] = [];
+    for (const mode of ['lexical', 'hybrid'] as const) {
+      const times: number[] = [];
+      for (let i = 0; i < QUERIES; i++) {
+        const words = Array.from({ length: 2 + (i % 3) }, (_, k) => VOCABULARY[(i * 31 + k * 17) % VOCABULARY.length]).join(' ');
+        const started = performance.now();
+        const res = await board.app.request(`/search?q=${encodeURIComponent(words)}&mode=${mode}`);
+        await res.arrayBuffer();
+        times.push(performance.now() - started);
+      }
+      rows.push(`| ${n.toLocaleString('en')} | ${mode} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} |`);
+    }
+    process.stdout.write(`${n}: import ${importS.toFixed(1)} s, embed ${embedded} in ${embedS.toFixed(1)} s\n${rows.join('\n')}\n`);
+    return [
+      `| ${n.toLocaleString('en')} | import | ${Math.round(n / importS).toLocaleString('en')} objects/s (${importS.toFixed(1)} s; RSS ${Math.round(rssAfterImport / 2 ** 20)} MiB after) |`,
+      `| ${n.toLocaleString('en')} | embed | ${Math.round(embedded / embedS).toLocaleString('en')} objects/s (${embedS.toFixed(1)} s) |`,
+      ...rows.map((r) => r),
+    ].join('\n');
+  } finally {
+    await board.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const sections: { size: number; text: string }[] = [];
+  for (const n of SIZES) sections.push({ size: n, text: await measure(n) });
+  const through = sections.map((s) => s.text.split('\n').slice(0, 2).map((l) => l.replace(/^\| ([\d,]+) \| (\w+) \| (.*) \|$/, '| $1 | $2 | $3 |')).join('\n')).join('\n');
+  const latency = sections.map((s) => s.text.split('\n').slice(2).join('\n')).join('\n');
+  const md = `## Search and embedding
+
+Produced by \`npm run bench:search\` (src/bench/search.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}.
+Objects: two sentences of 12–30 words from a 160-word technical vocabulary, 10 topics × 50 areas, ages 0–59 days; imported through the NDJSON import code, then embedded with \`${MODEL.split('/').pop()}\` (batches of 128). Queries: ${QUERIES} per mode, 2–4 vocabulary words each, sent through the app in-process (no socket), default limit 10; the lexical leg ranks up to 200 candidates.
+
+| objects | step | throughput |
+|---|---|---|
+${through}
+
+| objects | mode | p50 ms | p95 ms |
+|---|---|---:|---:|
+${latency}
+`;
+  writeSection(join(ROOT, 'BENCHMARKS.md'), 'search', md);
+  process.stdout.write('written to BENCHMARKS.md\n');
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench failed: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exitCode = 1;
+});
