@@ -219,6 +219,27 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         ]);
         expect(await store.topTopics(live(), 5, 1)).toEqual([{ slug: 'busy', count: 7 }]);
       });
+      it('counts follow votes, hiding, unhiding and withdrawal', async () => {
+        const count = async () => (await store.topicCounts(live(), ['tracked']))[0]?.count ?? 0;
+        const a = await insert({ topics: ['tracked'] });
+        const b = await insert({ topics: ['tracked'] });
+        expect(await count()).toBe(2);
+        const vote = (voterId: string, kind: 'verify' | 'contradict') =>
+          store.castVote({ objectId: a.id, voterId, kind, note: null, evidenceUrl: null }, live());
+        await vote('v1', 'contradict');
+        await vote('v2', 'contradict');
+        expect(await count()).toBe(1);
+        await vote('v3', 'verify');
+        await vote('v4', 'verify');
+        expect(await count()).toBe(2);
+        await store.setHidden(b.id, true, live());
+        expect(await count()).toBe(1);
+        await store.setHidden(b.id, false, live());
+        expect(await count()).toBe(2);
+        await store.setWithdrawn(b.id, live());
+        expect(await count()).toBe(1);
+        expect((await store.topTopics(live(), 1, 100)).find((t) => t.slug === 'tracked')).toEqual({ slug: 'tracked', count: 1 });
+      });
       it('counts given slugs and finds co-occurring and similar topics', async () => {
         expect(await store.topicCounts(live(), ['rare', 'quiet', 'busy'])).toEqual([
           { slug: 'busy', count: 7 },

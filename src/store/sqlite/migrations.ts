@@ -118,4 +118,18 @@ CREATE TRIGGER objects_fts_stem_delete AFTER DELETE ON objects BEGIN
 END;
 `,
   },
+  {
+    version: 4,
+    name: 'live-state copies on object_topics for index-only topic counts',
+    sql: `
+ALTER TABLE object_topics ADD COLUMN expires_at INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE object_topics ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE object_topics ADD COLUMN withdrawn INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE object_topics ADD COLUMN verification_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE object_topics ADD COLUMN contradiction_count INTEGER NOT NULL DEFAULT 0;
+UPDATE object_topics SET (expires_at, hidden, withdrawn, verification_count, contradiction_count) =
+  (SELECT o.expires_at, o.hidden, o.withdrawn, o.verification_count, o.contradiction_count FROM objects o WHERE o.id = object_topics.object_id);
+CREATE INDEX object_topics_live ON object_topics (topic, expires_at, hidden, withdrawn, contradiction_count, verification_count);
+`,
+  },
 ];

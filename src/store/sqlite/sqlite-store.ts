@@ -175,6 +175,18 @@ export class SqliteStore implements Store {
       .immediate();
   }
 
+  /**
+   * Copies an object's live-state columns onto its topic rows, which carry them so topic
+   * counts read one index instead of joining every object (migration 4).
+   */
+  #syncTopicRows(id: string): void {
+    this.#sql(
+      `UPDATE object_topics SET (expires_at, hidden, withdrawn, verification_count, contradiction_count) =
+         (SELECT o.expires_at, o.hidden, o.withdrawn, o.verification_count, o.contradiction_count FROM objects o WHERE o.id = @id)
+       WHERE object_id = @id`,
+    ).run({ id });
+  }
+
   async getObject(id: string, live: LiveCriteria): Promise<StoredObject | null> {
     return this.#get(id, live);
   }
@@ -229,51 +241,60 @@ export class SqliteStore implements Store {
           `UPDATE objects SET verification_count = verification_count + @dv, contradiction_count = contradiction_count + @dc,
              last_verified_at = CASE WHEN @verify = 1 THEN @now ELSE last_verified_at END WHERE id = @id`,
         ).run({ dv, dc, verify: v.kind === 'verify' ? 1 : 0, now: live.now, id: v.objectId });
+        this.#syncTopicRows(v.objectId);
         return { changed: true, object: this.#get(v.objectId, live)! };
       })
       .immediate();
   }
 
   async setHidden(id: string, hidden: boolean, live: LiveCriteria): Promise<StoredObject | null> {
-    const r = this.#sql('UPDATE objects SET hidden = ? WHERE id = ?').run(hidden ? 1 : 0, id);
-    return r.changes === 0 ? null : this.#get(id, live);
+    const changes = this.#db
+      .transaction(() => {
+        const r = this.#sql('UPDATE objects SET hidden = ? WHERE id = ?').run(hidden ? 1 : 0, id);
+        this.#syncTopicRows(id);
+        return r.changes;
+      })
+      .immediate();
+    return changes === 0 ? null : this.#get(id, live);
   }
 
   async setWithdrawn(id: string, live: LiveCriteria): Promise<StoredObject | null> {
-    const r = this.#sql('UPDATE objects SET withdrawn = 1 WHERE id = ?').run(id);
-    return r.changes === 0 ? null : this.#get(id, live);
+    const changes = this.#db
+      .transaction(() => {
+        const r = this.#sql('UPDATE objects SET withdrawn = 1 WHERE id = ?').run(id);
+        this.#syncTopicRows(id);
+        return r.changes;
+      })
+      .immediate();
+    return changes === 0 ? null : this.#get(id, live);
   }
 
   async topTopics(live: LiveCriteria, minCount: number, limit: number): Promise<TopicCount[]> {
     return this.#sql(
-        `SELECT t.topic AS slug, count(*) AS count FROM object_topics t JOIN objects o ON o.id = t.object_id
-         WHERE ${liveSql('o')} GROUP BY t.topic HAVING count(*) >= @min ORDER BY count DESC, slug ASC ${limitSql(limit)}`,
-      )
-      .all({ ...liveParams(live), min: minCount }) as TopicCount[];
+      `SELECT t.topic AS slug, count(*) AS count FROM object_topics t
+       WHERE ${liveSql('t')} GROUP BY t.topic HAVING count(*) >= @min ORDER BY count DESC, slug ASC ${limitSql(limit)}`,
+    ).all({ ...liveParams(live), min: minCount }) as TopicCount[];
   }
 
   async topicCounts(live: LiveCriteria, slugs: readonly string[]): Promise<TopicCount[]> {
     if (slugs.length === 0) return [];
     const l = inList('s', slugs);
     return this.#sql(
-        `SELECT t.topic AS slug, count(*) AS count FROM object_topics t JOIN objects o ON o.id = t.object_id
-         WHERE t.topic IN ${l.sql} AND ${liveSql('o')} GROUP BY t.topic ORDER BY count DESC, slug ASC`,
-      )
-      .all({ ...liveParams(live), ...l.params }) as TopicCount[];
+      `SELECT t.topic AS slug, count(*) AS count FROM object_topics t
+       WHERE t.topic IN ${l.sql} AND ${liveSql('t')} GROUP BY t.topic ORDER BY count DESC, slug ASC`,
+    ).all({ ...liveParams(live), ...l.params }) as TopicCount[];
   }
 
   async coTopics(live: LiveCriteria, slug: string, limit: number): Promise<TopicCount[]> {
     return this.#sql(
-        `WITH co AS (
-           SELECT DISTINCT t2.topic FROM object_topics t1
-           JOIN objects o ON o.id = t1.object_id AND ${liveSql('o')}
-           JOIN object_topics t2 ON t2.object_id = t1.object_id AND t2.topic <> t1.topic
-           WHERE t1.topic = @slug)
-         SELECT t.topic AS slug, count(*) AS count FROM object_topics t JOIN objects o ON o.id = t.object_id
-         WHERE t.topic IN (SELECT topic FROM co) AND ${liveSql('o')}
-         GROUP BY t.topic ORDER BY count DESC, slug ASC ${limitSql(limit)}`,
-      )
-      .all({ ...liveParams(live), slug }) as TopicCount[];
+      `WITH co AS (
+         SELECT DISTINCT t2.topic FROM object_topics t1
+         JOIN object_topics t2 ON t2.object_id = t1.object_id AND t2.topic <> t1.topic
+         WHERE t1.topic = @slug AND ${liveSql('t1')})
+       SELECT t.topic AS slug, count(*) AS count FROM object_topics t
+       WHERE t.topic IN (SELECT topic FROM co) AND ${liveSql('t')}
+       GROUP BY t.topic ORDER BY count DESC, slug ASC ${limitSql(limit)}`,
+    ).all({ ...liveParams(live), slug }) as TopicCount[];
   }
 
   async topicsLike(live: LiveCriteria, terms: readonly string[], limit: number): Promise<TopicCount[]> {
@@ -285,10 +306,9 @@ export class SqliteStore implements Store {
       return `t.topic LIKE @like${i} ESCAPE '\\'`;
     });
     return this.#sql(
-        `SELECT t.topic AS slug, count(*) AS count FROM object_topics t JOIN objects o ON o.id = t.object_id
-         WHERE (${likes.join(' OR ')}) AND ${liveSql('o')} GROUP BY t.topic ORDER BY count DESC, slug ASC ${limitSql(limit)}`,
-      )
-      .all(params) as TopicCount[];
+      `SELECT t.topic AS slug, count(*) AS count FROM object_topics t
+       WHERE (${likes.join(' OR ')}) AND ${liveSql('t')} GROUP BY t.topic ORDER BY count DESC, slug ASC ${limitSql(limit)}`,
+    ).all(params) as TopicCount[];
   }
 
   async searchLexical(q: LexicalQuery): Promise<LexicalHit[]> {
@@ -349,8 +369,13 @@ export class SqliteStore implements Store {
       injection: o.injectionSuspected ? 1 : 0,
       dedupeKey: o.dedupeKey,
     });
-    const addTopic = this.#sql('INSERT OR IGNORE INTO object_topics (topic, object_id) VALUES (?, ?)');
-    for (const t of o.topics) addTopic.run(t, o.id);
+    const addTopic = this.#sql(
+      `INSERT OR IGNORE INTO object_topics (topic, object_id, expires_at, hidden, withdrawn, verification_count, contradiction_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const t of o.topics) {
+      addTopic.run(t, o.id, o.expiresAt, hidden ? 1 : 0, withdrawn ? 1 : 0, o.verificationCount ?? 0, o.contradictionCount ?? 0);
+    }
   }
 
   async enqueueMissingVectors(model: string, live: LiveCriteria): Promise<number> {
