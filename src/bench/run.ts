@@ -170,7 +170,7 @@ ${table}
 
 Errors: ${errors}.
 
-The goal carried by later work: reads at least half the bare server's rate.
+Goal for later work: reads at least half the bare server's rate.
 `;
     writeSection(join(ROOT, 'BENCHMARKS.md'), 'http', md);
     process.stdout.write(`\n${table}\n\nwritten to BENCHMARKS.md\n`);
