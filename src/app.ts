@@ -97,6 +97,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     const body = problemBody(code, c.get('baseUrl') ?? '', detail, err?.errors);
     const headers: Record<string, string> = {};
     if (err instanceof RateLimitedError) headers['Retry-After'] = String(err.retryAfterSeconds);
+    if (code === 'unavailable') headers['Retry-After'] = '1';
     if (code === 'method-not-allowed') headers.Allow = router.allowed(c.req.path).join(', ');
     if (c.req.method === 'GET' && wantsHtml(c.req.header('accept')) && c.get('htmlPage')) {
       return c.html(renderErrorPage(body), body.status as 400, headers);

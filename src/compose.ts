@@ -21,7 +21,7 @@ import type { Embedder } from './ports/embedder.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 
 export function openStore(config: Config): Store {
-  if (config.database.kind === 'sqlite') return new SqliteStore(config.database.path);
+  if (config.database.kind === 'sqlite') return new SqliteStore(config.database.path, { busyTimeoutMs: config.database.busyTimeoutMs });
   throw new Error('DATABASE_URL=postgres://… is not supported yet: this build has the embedded SQLite store only (use sqlite:<path>).');
 }
 

@@ -30,6 +30,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^(sqlite:|postgres:\/\/|postgresql:\/\/)/, 'expected sqlite:<path> or postgres://…')
     .default('sqlite:./data/board.db'),
+  /** How long a write waits for another process's write lock before answering 503. */
+  SQLITE_BUSY_TIMEOUT_MS: int(0).default(5000),
   REDIS_URL: z.string().url().optional(),
   EMBEDDINGS: z.enum(['local', 'openai', 'none']).default('local'),
   EMBEDDINGS_MODEL: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),
@@ -130,7 +132,7 @@ export interface Config {
   port: number;
   host: string;
   baseUrl: string | undefined;
-  database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+  database: { kind: 'sqlite'; path: string; busyTimeoutMs: number } | { kind: 'postgres'; url: string };
   redisUrl: string | undefined;
   embeddings: {
     provider: 'local' | 'openai' | 'none';
@@ -191,7 +193,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const e = parsed.data;
   const database = e.DATABASE_URL.startsWith('sqlite:')
-    ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('sqlite:'.length) || ':memory:' } as const)
+    ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('sqlite:'.length) || ':memory:', busyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS } as const)
     : ({ kind: 'postgres', url: e.DATABASE_URL } as const);
   const config: Config = {
     port: e.PORT,

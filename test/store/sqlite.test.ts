@@ -54,3 +54,35 @@ it('sqlite: two handles on one file never duplicate a racing insert', async () =
   await b.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+it('sqlite: a write blocked by another process past busy_timeout is unavailable, not an internal error', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
+  const path = join(dir, 'board.db');
+  const holder = new SqliteStore(path);
+  const waiter = new SqliteStore(path, { busyTimeoutMs: 50 });
+  await holder.migrate();
+  const live = { now: Date.now(), disputeMinContradictions: 2 };
+  const row = (id: string) => ({
+    id,
+    type: 'finding' as const,
+    title: 't',
+    content: id,
+    topics: ['x'],
+    sourceUrl: null,
+    parentId: null,
+    author: null,
+    createdAt: live.now,
+    expiresAt: live.now + 60_000,
+    injectionSuspected: false,
+    dedupeKey: id,
+  });
+  let release!: () => void;
+  const held = holder.bulkImport(() => new Promise<void>((resolve) => (release = resolve)));
+  await expect(waiter.insertObject(row('01J0000000000000000000000C'), live)).rejects.toMatchObject({ code: 'unavailable' });
+  release();
+  await held;
+  expect((await waiter.insertObject(row('01J0000000000000000000000D'), live)).created).toBe(true);
+  await holder.close();
+  await waiter.close();
+  rmSync(dir, { recursive: true, force: true });
+});

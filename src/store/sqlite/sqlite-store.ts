@@ -24,6 +24,7 @@ import type {
   VoteInput,
   VoteOutcome,
 } from '../../ports/store.js';
+import { mapBusyErrors } from './busy.js';
 import { migrations } from './migrations.js';
 
 interface ObjectRow {
@@ -104,12 +105,15 @@ export class SqliteStore implements Store {
   /** Prepared statements by SQL text: preparing costs more than running these short queries. */
   readonly #statements = new Map<string, Database.Statement>();
 
-  /** Opens (creating folders as needed) the file at `path`, or an in-memory database for `:memory:`. */
-  constructor(path: string) {
+  /**
+   * Opens (creating folders as needed) the file at `path`, or an in-memory database for
+   * `:memory:`. The instance returned maps busy-database errors to `unavailable` (busy.ts).
+   */
+  constructor(path: string, opts: { busyTimeoutMs?: number } = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.#db = new Database(path);
     // busy_timeout first, so the pragmas below already wait instead of failing on a busy file.
-    this.#db.pragma('busy_timeout = 5000');
+    this.#db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(opts.busyTimeoutMs ?? 5000))}`);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('foreign_keys = ON');
@@ -121,6 +125,8 @@ export class SqliteStore implements Store {
       vectors = { available: false, reason: `sqlite-vec could not be loaded: ${err instanceof Error ? err.message : String(err)}` };
     }
     this.capabilities = { fullText: 'fts5', vectors };
+    // A constructor may return another object: callers get the wrapped instance.
+    return mapBusyErrors(this);
   }
 
   #sql(sql: string): Database.Statement {
