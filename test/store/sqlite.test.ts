@@ -20,6 +20,22 @@ runStoreContract({
   },
 });
 
+/** A minimal new object for the multi-handle tests below. */
+const newRow = (id: string, now: number) => ({
+  id,
+  type: 'finding' as const,
+  title: 't',
+  content: id,
+  topics: ['x'],
+  sourceUrl: null,
+  parentId: null,
+  author: null,
+  createdAt: now,
+  expiresAt: now + 60_000,
+  injectionSuspected: false,
+  dedupeKey: id,
+});
+
 it('sqlite: ping fails once the database is closed', async () => {
   const store = new SqliteStore(':memory:');
   await store.migrate();
@@ -34,21 +50,8 @@ it('sqlite: two handles on one file never duplicate a racing insert', async () =
   const b = new SqliteStore(path);
   await a.migrate();
   const live = { now: Date.now(), disputeMinContradictions: 2 };
-  const mk = (id: string) => ({
-    id,
-    type: 'finding' as const,
-    title: 't',
-    content: 'c',
-    topics: ['x'],
-    sourceUrl: null,
-    parentId: null,
-    author: null,
-    createdAt: live.now,
-    expiresAt: live.now + 60_000,
-    injectionSuspected: false,
-    dedupeKey: 'same',
-  });
-  const r = await Promise.all([a.insertObject(mk('01J0000000000000000000000A'), live), b.insertObject(mk('01J0000000000000000000000B'), live)]);
+  const same = (id: string) => ({ ...newRow(id, live.now), dedupeKey: 'same' });
+  const r = await Promise.all([a.insertObject(same('01J0000000000000000000000A'), live), b.insertObject(same('01J0000000000000000000000B'), live)]);
   expect(r.filter((x) => x.created)).toHaveLength(1);
   await a.close();
   await b.close();
@@ -62,26 +65,12 @@ it('sqlite: a write blocked by another process past busy_timeout is unavailable,
   const waiter = new SqliteStore(path, { busyTimeoutMs: 50 });
   await holder.migrate();
   const live = { now: Date.now(), disputeMinContradictions: 2 };
-  const row = (id: string) => ({
-    id,
-    type: 'finding' as const,
-    title: 't',
-    content: id,
-    topics: ['x'],
-    sourceUrl: null,
-    parentId: null,
-    author: null,
-    createdAt: live.now,
-    expiresAt: live.now + 60_000,
-    injectionSuspected: false,
-    dedupeKey: id,
-  });
   let release!: () => void;
   const held = holder.bulkImport(() => new Promise<void>((resolve) => (release = resolve)));
-  await expect(waiter.insertObject(row('01J0000000000000000000000C'), live)).rejects.toMatchObject({ code: 'unavailable' });
+  await expect(waiter.insertObject(newRow('01J0000000000000000000000C', live.now), live)).rejects.toMatchObject({ code: 'unavailable' });
   release();
   await held;
-  expect((await waiter.insertObject(row('01J0000000000000000000000D'), live)).created).toBe(true);
+  expect((await waiter.insertObject(newRow('01J0000000000000000000000D', live.now), live)).created).toBe(true);
   await holder.close();
   await waiter.close();
   rmSync(dir, { recursive: true, force: true });
