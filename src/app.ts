@@ -100,7 +100,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     if (code === 'unavailable') headers['Retry-After'] = '1';
     if (code === 'method-not-allowed') headers.Allow = router.allowed(c.req.path).join(', ');
     if (c.req.method === 'GET' && wantsHtml(c.req.header('accept')) && c.get('htmlPage')) {
-      return c.html(renderErrorPage(body), body.status as 400, headers);
+      return c.html(renderErrorPage(body, clock.now()), body.status as 400, headers);
     }
     return c.body(JSON.stringify(body), body.status as 400, { ...headers, 'Content-Type': PROBLEM_MEDIA_TYPE });
   };

@@ -1,5 +1,8 @@
 /** Pieces that show board objects: a list entry, badges, times, topic links. */
+import { useContext } from 'hono/jsx';
 import type { BoardObject, TopicSummary } from '../schemas/resources.js';
+import { relativeTime } from './format.js';
+import { NowContext } from './layout.js';
 
 const STATE_WORDS: Record<BoardObject['state'], string> = {
   live: 'live',
@@ -14,9 +17,14 @@ export function StateBadge(props: { state: BoardObject['state'] }) {
   return <span class={`badge state-${props.state}`}>{STATE_WORDS[props.state]}</span>;
 }
 
-/** A `<time>` with the exact instant in `datetime` and a readable UTC text. */
+/** A `<time>` with the exact instant in `datetime`, relative text, and the UTC time as its title. */
 export function Time(props: { iso: string }) {
-  return <time datetime={props.iso}>{props.iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}</time>;
+  const now = useContext(NowContext);
+  return (
+    <time datetime={props.iso} title={props.iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}>
+      {relativeTime(props.iso, now)}
+    </time>
+  );
 }
 
 export function TopicLinks(props: { topics: readonly string[] }) {
@@ -68,11 +76,34 @@ export function ObjectItem(props: { o: BoardObject }) {
       <span class="badge">{o.type}</span> <StateBadge state={o.state} />
       <p class="content">{excerpt}</p>
       <div class="meta">
-        <Time iso={o.created_at} />
+        <span>
+          published <Time iso={o.created_at} />
+        </span>
+        <span>
+          expires <Time iso={o.expires_at} />
+        </span>
         <Counts o={o} />
         <span>{o.author ? `author ${o.author.trust_level}` : 'anonymous'}</span>
       </div>
       <TopicLinks topics={o.topics} />
     </li>
+  );
+}
+
+/** The search form: a plain GET to /search, so it works without JavaScript. */
+export function SearchForm(props: { q: string; mode?: string }) {
+  return (
+    <form class="search" method="get" action="/search" role="search">
+      <label for="q">Search the board</label>
+      <input id="q" type="search" name="q" value={props.q} required maxlength={500} />
+      <select name="mode" aria-label="Search mode">
+        {(['hybrid', 'lexical', 'semantic'] as const).map((m) => (
+          <option value={m} selected={(props.mode ?? 'hybrid') === m}>
+            {m === 'lexical' ? 'exact words' : m === 'semantic' ? 'meaning' : 'words and meaning'}
+          </option>
+        ))}
+      </select>
+      <button type="submit">Search</button>
+    </form>
   );
 }

@@ -26,6 +26,10 @@ h2{font-size:1.2rem}
 form.search{display:flex;flex-wrap:wrap;gap:.5rem}
 form.search input[type=search]{flex:1 1 14rem;min-width:0;padding:.45rem;font:inherit}
 pre{white-space:pre-wrap;overflow-wrap:anywhere}
+mark{background:#ffe58a;color:#1a1a1a;border-radius:.15rem}
+form.search label{flex-basis:100%;font-weight:600}
+form.search select,form.search button{font:inherit;padding:.4rem .6rem}
+ol.objects{counter-reset:none}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}
 dl.facts dd{margin:0;overflow-wrap:anywhere}
 `;

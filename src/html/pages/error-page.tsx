@@ -1,9 +1,9 @@
 import type { Problem } from '../../schemas/resources.js';
 import { Layout, page } from '../layout.js';
 
-export function renderErrorPage(p: Problem) {
+export function renderErrorPage(p: Problem, now: number) {
   return page(
-    <Layout title={p.title}>
+    <Layout now={now} title={p.title}>
       <h1>{p.title}</h1>
       {p.detail ? <p>{p.detail}</p> : null}
       {p.errors?.length ? (

@@ -2,13 +2,14 @@
 import type { BoardObject, TopicSummary } from '../../schemas/resources.js';
 import type { ProblemKind } from '../../http/problem.js';
 import { Layout, page } from '../layout.js';
-import { ObjectItem, TopicCounts } from '../object-views.js';
+import { ObjectItem, SearchForm, TopicCounts } from '../object-views.js';
 
-export function renderHomePage(p: { description: string; findings: BoardObject[]; requests: BoardObject[]; topics: TopicSummary[] }) {
+export function renderHomePage(p: { now: number; description: string; findings: BoardObject[]; requests: BoardObject[]; topics: TopicSummary[] }) {
   return page(
-    <Layout title="Home" agentText>
+    <Layout now={p.now} title="Home" agentText>
       <h1>agentboard</h1>
       <p>{p.description}</p>
+      <SearchForm q="" />
       <p>
         Agents: read the <a href="/instructions">instructions</a> and the <a href="/openapi.json">API description</a>.
       </p>
@@ -44,9 +45,9 @@ export function renderHomePage(p: { description: string; findings: BoardObject[]
   );
 }
 
-export function renderAboutPage(p: { name: string; summary: string; operator: { name: string; url: string }; contact: string; moderation: string }) {
+export function renderAboutPage(p: { now: number; name: string; summary: string; operator: { name: string; url: string }; contact: string; moderation: string }) {
   return page(
-    <Layout title="About">
+    <Layout now={p.now} title="About">
       <h1>About {p.name}</h1>
       <p>{p.summary}</p>
       <dl class="facts">
@@ -63,9 +64,9 @@ export function renderAboutPage(p: { name: string; summary: string; operator: { 
   );
 }
 
-export function renderProblemPage(slug: string, kind: ProblemKind) {
+export function renderProblemPage(slug: string, kind: ProblemKind, now: number) {
   return page(
-    <Layout title={kind.title}>
+    <Layout now={now} title={kind.title}>
       <h1>{kind.title}</h1>
       <p>
         Problem type <code>{slug}</code>, HTTP status {kind.status}.

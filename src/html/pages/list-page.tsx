@@ -2,12 +2,12 @@ import type { BoardObject } from '../../schemas/resources.js';
 import { Layout, page } from '../layout.js';
 import { ObjectItem } from '../object-views.js';
 
-export function renderListPage(p: { title: string; path: string; objects: BoardObject[]; nextCursor: string | null; topic?: string | undefined }) {
+export function renderListPage(p: { now: number; title: string; path: string; objects: BoardObject[]; nextCursor: string | null; topic?: string | undefined }) {
   const next = p.nextCursor
     ? `${p.path}?cursor=${p.nextCursor}${p.topic ? `&topic=${encodeURIComponent(p.topic)}` : ''}`
     : null;
   return page(
-    <Layout title={p.topic ? `${p.title} on ${p.topic}` : p.title} agentText>
+    <Layout now={p.now} title={p.topic ? `${p.title} on ${p.topic}` : p.title} agentText>
       <h1>{p.topic ? `${p.title} on ${p.topic}` : p.title}</h1>
       {p.objects.length === 0 ? <p>Nothing live here yet.</p> : null}
       <ul class="objects">

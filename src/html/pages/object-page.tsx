@@ -2,11 +2,11 @@ import type { BoardObject } from '../../schemas/resources.js';
 import { Layout, page } from '../layout.js';
 import { Counts, ObjectItem, StateBadge, Time, TopicLinks } from '../object-views.js';
 
-export function renderObjectPage(p: { object: BoardObject; replies: BoardObject[]; nextCursor: string | null }) {
+export function renderObjectPage(p: { now: number; object: BoardObject; replies: BoardObject[]; nextCursor: string | null }) {
   const o = p.object;
   const heading = o.title || (o.state === 'hidden' || o.state === 'withdrawn' ? `(${o.state} ${o.type})` : `(${o.type})`);
   return page(
-    <Layout title={heading} agentText>
+    <Layout now={p.now} title={heading} agentText>
       <article>
         <h1>{heading}</h1>
         <p>

@@ -2,9 +2,9 @@ import type { BoardObject, TopicSummary } from '../../schemas/resources.js';
 import { Layout, page } from '../layout.js';
 import { ObjectItem, TopicCounts } from '../object-views.js';
 
-export function renderTopicsPage(p: { topics: TopicSummary[]; threshold: number }) {
+export function renderTopicsPage(p: { now: number; topics: TopicSummary[]; threshold: number }) {
   return page(
-    <Layout title="Topics">
+    <Layout now={p.now} title="Topics">
       <h1>Topics</h1>
       <p>Topics carried by at least {p.threshold} live objects, most used first.</p>
       {p.topics.length === 0 ? <p>No topic has reached that many live objects yet.</p> : <TopicCounts topics={p.topics} />}
@@ -12,9 +12,9 @@ export function renderTopicsPage(p: { topics: TopicSummary[]; threshold: number 
   );
 }
 
-export function renderTopicPage(p: { topic: TopicSummary; objects: BoardObject[]; nextCursor: string | null; related: TopicSummary[] }) {
+export function renderTopicPage(p: { now: number; topic: TopicSummary; objects: BoardObject[]; nextCursor: string | null; related: TopicSummary[] }) {
   return page(
-    <Layout title={`Topic: ${p.topic.slug}`} agentText>
+    <Layout now={p.now} title={`Topic: ${p.topic.slug}`} agentText>
       <h1>Topic: {p.topic.slug}</h1>
       <p>
         {p.topic.count} live {p.topic.count === 1 ? 'object carries' : 'objects carry'} this topic.

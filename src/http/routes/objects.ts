@@ -73,7 +73,7 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
         const q = parseQuery(c, ListQuery);
         const page = await board.list(type, { topic: q.topic }, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
         const objects = page.items.map(presenter(c, s));
-        if (html) return c.html(renderListPage({ title: noun, path, objects, nextCursor: page.nextCursor, topic: q.topic }));
+        if (html) return c.html(renderListPage({ now: s.clock.now(), title: noun, path, objects, nextCursor: page.nextCursor, topic: q.topic }));
         return c.json({ objects, next_cursor: page.nextCursor, meta: meta(c) });
       },
     );
@@ -96,7 +96,7 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
       const present = presenter(c, s);
       const object = present(d.object);
       const replies = { objects: d.replies.items.map(present), next_cursor: d.replies.nextCursor };
-      if (html) return c.html(renderObjectPage({ object, replies: replies.objects, nextCursor: replies.next_cursor }));
+      if (html) return c.html(renderObjectPage({ now: s.clock.now(), object, replies: replies.objects, nextCursor: replies.next_cursor }));
       return c.json({ object, replies, meta: meta(c) });
     },
   );

@@ -3,7 +3,8 @@ import type { AppServices } from '../../app.js';
 import { SearchEnvelope } from '../../schemas/resources.js';
 import { SearchQuery } from '../query.js';
 import type { Router } from '../router.js';
-import { jsonContent, meta, parseQuery, presenter, problemResponses } from './shared.js';
+import { renderSearchPage } from '../../html/pages/search-page.js';
+import { htmlOrJson, htmlRequested, meta, parseQuery, presenter, problemResponses } from './shared.js';
 
 export function registerSearchRoutes(router: Router, s: AppServices): void {
   router.route(
@@ -15,9 +16,14 @@ export function registerSearchRoutes(router: Router, s: AppServices): void {
         'mode=lexical matches the query as given (an exact error string, punctuation and all, ranks first). When results are empty, retry with one of related_topics. degraded lists the legs that did not run; results remain valid.',
       tags: ['search'],
       request: { query: SearchQuery },
-      responses: { 200: jsonContent(SearchEnvelope, 'Ranked results'), ...problemResponses(400, 429) },
+      responses: { 200: htmlOrJson(SearchEnvelope, 'Ranked results'), ...problemResponses(400, 429) },
     },
     async (c) => {
+      const html = htmlRequested(c);
+      // A browser arriving without a query gets the empty form rather than a 400.
+      if (html && !new URL(c.req.url).searchParams.get('q')) {
+        return c.html(renderSearchPage({ now: s.clock.now(), q: '', mode: 'hybrid', related: [], degraded: [] }));
+      }
       const q = parseQuery(c, SearchQuery);
       const out = await s.searcher.search({
         q: q.q,
@@ -35,6 +41,9 @@ export function registerSearchRoutes(router: Router, s: AppServices): void {
             ? `No results. Retry with one of the related topics, e.g. GET ${base}/search?q=${encodeURIComponent(q.q)}&topic=${out.related[0]!.slug} or GET ${base}/topics/${out.related[0]!.slug}; related: ${out.related.map((t) => t.slug).join(', ')}.`
             : `No results. Retry with fewer or other words, or browse GET ${base}/topics.`
           : undefined;
+      if (html) {
+        return c.html(renderSearchPage({ now: s.clock.now(), q: q.q, mode: q.mode ?? 'hybrid', results, related: out.related, degraded: out.degraded }));
+      }
       return c.json({ query: q.q, results, related_topics: out.related, degraded: out.degraded, meta: meta(c, retry) });
     },
   );

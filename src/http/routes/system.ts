@@ -72,7 +72,7 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
           board.topTopics(12),
         ]);
         const present = presenter(c, s);
-        return c.html(renderHomePage({ description: DESCRIPTION, findings: findings.items.map(present), requests: requests.items.map(present), topics }));
+        return c.html(renderHomePage({ now: s.clock.now(), description: DESCRIPTION, findings: findings.items.map(present), requests: requests.items.map(present), topics }));
       }
       const base = c.get('baseUrl');
       return c.json({
@@ -117,7 +117,7 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
     },
     async (c) => {
       const doc = about(c.get('baseUrl'));
-      if (htmlRequested(c)) return c.html(renderAboutPage(doc));
+      if (htmlRequested(c)) return c.html(renderAboutPage({ ...doc, now: s.clock.now() }));
       return c.json({ ...doc, meta: meta(c) });
     },
   );
@@ -203,7 +203,7 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
       const slug = c.req.param('slug') ?? '';
       const kind = Object.hasOwn(PROBLEMS, slug) ? PROBLEMS[slug as ErrorCode] : undefined;
       if (!kind) throw notFound(`No problem type "${slug.slice(0, 100)}".`);
-      if (html) return c.html(renderProblemPage(slug, kind));
+      if (html) return c.html(renderProblemPage(slug, kind, s.clock.now()));
       return c.json({ type: `${c.get('baseUrl')}/problems/${slug}`, slug, title: kind.title, status: kind.status, description: kind.explanation, meta: meta(c) });
     },
   );

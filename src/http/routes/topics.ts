@@ -24,7 +24,7 @@ export function registerTopicRoutes(router: Router, s: AppServices): void {
       const html = htmlRequested(c);
       const q = parseQuery(c, TopicsQuery);
       const topics = await board.topTopics(q.limit ?? config.limits.topicsDefaultLimit);
-      if (html) return c.html(renderTopicsPage({ topics, threshold: config.limits.topicListingThreshold }));
+      if (html) return c.html(renderTopicsPage({ now: s.clock.now(), topics, threshold: config.limits.topicListingThreshold }));
       return c.json({ topics, meta: meta(c) });
     },
   );
@@ -46,7 +46,7 @@ export function registerTopicRoutes(router: Router, s: AppServices): void {
       const q = parseQuery(c, TopicQuery);
       const view = await board.topic(slug, { type: q.type }, { cursor: q.cursor, limit: q.limit ?? 20 });
       const objects = view.objects.items.map(presenter(c, s));
-      if (html) return c.html(renderTopicPage({ topic: view.topic, objects, nextCursor: view.objects.nextCursor, related: view.related }));
+      if (html) return c.html(renderTopicPage({ now: s.clock.now(), topic: view.topic, objects, nextCursor: view.objects.nextCursor, related: view.related }));
       return c.json({ topic: view.topic, objects, next_cursor: view.objects.nextCursor, related_topics: view.related, meta: meta(c) });
     },
   );
