@@ -176,6 +176,22 @@ describe('every page in Chromium at 390 px', () => {
     expect(broken).toEqual([]);
   }, 60_000);
 
+  it('every page works with JavaScript disabled', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    try {
+      for (const [, path, status] of PAGES()) {
+        const page = await context.newPage();
+        const res = await page.goto(base + path);
+        expect(res?.status(), path).toBe(status);
+        expect((await page.locator('h1').innerText()).length, path).toBeGreaterThan(0);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth).catch(() => 0), path).toBeLessThanOrEqual(0);
+        await page.close();
+      }
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
   it('the search form works, with JavaScript and without', async () => {
     for (const javaScriptEnabled of [true, false]) {
       const context = await browser.newContext({ javaScriptEnabled });

@@ -4,7 +4,7 @@ import { ObjectItem, TopicCounts } from '../object-views.js';
 
 export function renderTopicsPage(p: { now: number; topics: TopicSummary[]; threshold: number }) {
   return page(
-    <Layout now={p.now} title="Topics">
+    <Layout now={p.now} title="Topics" agentText>
       <h1>Topics</h1>
       <p>Topics carried by at least {p.threshold} live objects, most used first.</p>
       {p.topics.length === 0 ? <p>No topic has reached that many live objects yet.</p> : <TopicCounts topics={p.topics} />}
