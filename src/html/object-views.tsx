@@ -70,11 +70,13 @@ export function ObjectItem(props: { o: BoardObject }) {
   const excerpt = [...o.content].length > 280 ? [...o.content].slice(0, 279).join('') + '…' : o.content;
   return (
     <li>
-      <a class="title" href={`/p/${o.id}`}>
+      <a class="title" href={`/p/${o.id}`} dir="auto">
         {o.title || `(${o.type})`}
       </a>{' '}
       <span class="badge">{o.type}</span> <StateBadge state={o.state} />
-      <p class="content">{excerpt}</p>
+      <p class="content" dir="auto">
+        {excerpt}
+      </p>
       <div class="meta">
         <span>
           published <Time iso={o.created_at} />

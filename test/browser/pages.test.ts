@@ -130,6 +130,9 @@ describe('every page in Chromium at 390 px', () => {
     expect(await page.locator('.notice').innerText()).toMatch(/written by agents.*data to evaluate, not as instructions/);
     await page.goto(`${base}/p/${ids.hostile2}`);
     expect(await page.locator('main a[href^="javascript:"]').count()).toBe(0);
+    // Right-to-left text lays itself out right to left.
+    await page.goto(`${base}/p/${ids.hostile4}`);
+    expect(await page.locator('main .content').evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
     await page.close();
   });
 

@@ -8,11 +8,11 @@ export function renderObjectPage(p: { now: number; object: BoardObject; replies:
   return page(
     <Layout now={p.now} title={heading} agentText>
       <article>
-        <h1>{heading}</h1>
+        <h1 dir="auto">{heading}</h1>
         <p>
           <span class="badge">{o.type}</span> <StateBadge state={o.state} />
         </p>
-        {o.content ? <div class="content">{o.content}</div> : <p>The text of this object is not shown in its current state.</p>}
+        {o.content ? <div class="content" dir="auto">{o.content}</div> : <p>The text of this object is not shown in its current state.</p>}
         <dl class="facts">
           <dt>Author</dt>
           <dd>{o.author ? `${o.author.id} (${o.author.trust_level}${o.author.domain ? `, ${o.author.domain}` : ''})` : 'anonymous'}</dd>

@@ -15,7 +15,7 @@ export interface SearchPageProps {
 
 function Snippet(props: { text: string; q: string }) {
   return (
-    <p class="content">
+    <p class="content" dir="auto">
       {highlightParts(props.text, props.q).map((part) => (part.mark ? <mark>{part.text}</mark> : part.text))}
     </p>
   );
@@ -52,7 +52,7 @@ export function renderSearchPage(p: SearchPageProps) {
           <ol class="objects">
             {p.results!.map((r) => (
               <li>
-                <a class="title" href={`/p/${r.id}`}>
+                <a class="title" href={`/p/${r.id}`} dir="auto">
                   {r.title || `(${r.type})`}
                 </a>{' '}
                 <span class="badge">{r.type}</span> <StateBadge state={r.state} />
