@@ -15,6 +15,7 @@ import { buildBoard } from '../compose.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../log.js';
 import { importNdjson } from '../transfer/ndjson-import.js';
+import { ndcgAt10, recallAt5, reciprocalRank } from './metrics.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SHARED = resolve(ROOT, '..', 'shared');
@@ -40,24 +41,6 @@ interface Query {
   mode_hint: 'lexical' | 'semantic' | 'mixed';
   filters?: { type?: string[]; topic?: string[] };
   relevant: Record<string, number>;
-}
-
-export function ndcgAt10(ranked: string[], relevant: Record<string, number>): number {
-  const dcg = (grades: number[]) => grades.slice(0, 10).reduce((s, g, i) => s + (2 ** g - 1) / Math.log2(i + 2), 0);
-  const ideal = dcg(Object.values(relevant).sort((a, b) => b - a));
-  return ideal === 0 ? 0 : dcg(ranked.map((k) => relevant[k] ?? 0)) / ideal;
-}
-
-export function reciprocalRank(ranked: string[], relevant: Record<string, number>): number {
-  const i = ranked.slice(0, 10).findIndex((k) => (relevant[k] ?? 0) >= 2);
-  return i < 0 ? 0 : 1 / (i + 1);
-}
-
-export function recallAt5(ranked: string[], relevant: Record<string, number>): number {
-  const judged = Object.keys(relevant);
-  if (judged.length === 0) return 0;
-  const found = ranked.slice(0, 5).filter((k) => k in relevant).length;
-  return found / Math.min(5, judged.length);
 }
 
 async function main(): Promise<void> {
