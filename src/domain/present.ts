@@ -15,7 +15,7 @@ export interface PresentContext {
 /** `unblanked` keeps the text of hidden and withdrawn objects: for exports (backups), never for callers. */
 export function presentObject(o: StoredObject, ctx: PresentContext, opts: { unblanked?: boolean } = {}): BoardObject {
   const state = stateOf(o, ctx.live);
-  // Hidden and withdrawn objects keep their metadata but not their words.
+  // Hidden and withdrawn objects keep everything but their words (decisions.md).
   const blank = !opts.unblanked && (state === 'hidden' || state === 'withdrawn');
   return {
     id: o.id,
@@ -32,7 +32,7 @@ export function presentObject(o: StoredObject, ctx: PresentContext, opts: { unbl
     last_verified_at: o.lastVerifiedAt === null ? null : iso(o.lastVerifiedAt),
     verification_count: o.verificationCount,
     contradiction_count: o.contradictionCount,
-    reply_count: blank ? 0 : o.replyCount,
+    reply_count: o.replyCount,
     state,
     flags: flagsOf(o, ctx.live.now, ctx.expiringFraction),
   };

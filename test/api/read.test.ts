@@ -126,7 +126,7 @@ describe('GET /p/{id} and /p/{id}/replies', () => {
     expect(hide.status).toBe(200);
     const r = await b.json('GET', `/p/${o.id}`);
     expect(r.status).toBe(200);
-    expect(r.body.object).toMatchObject({ state: 'hidden', title: '', content: '', source_url: null, topics: ['x'], id: o.id });
+    expect(r.body.object).toMatchObject({ state: 'hidden', title: '', content: '', source_url: null, topics: ['x'], id: o.id, reply_count: 1 });
     expect(r.body.replies).toEqual({ objects: [], next_cursor: null });
     expect((await b.json('GET', `/p/${o.id}/replies`)).body.objects).toEqual([]);
     expect((await b.json('GET', '/findings')).body.objects).toEqual([]);
