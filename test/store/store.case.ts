@@ -320,6 +320,14 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         expect(await store.embedQueueSize()).toBe(0);
       });
 
+      it('reads past whole batches of dead jobs to the live ones behind them', async () => {
+        for (let i = 0; i < 3; i++) await insert({ expiresAt: T0 + 1 });
+        const alive = await insert();
+        clock.advance(10);
+        expect((await store.claimEmbedJobs(live(), 2)).map((j) => j.id)).toEqual([alive.id]);
+        expect(await store.embedQueueSize()).toBe(1);
+      });
+
       it('puts failed jobs back for later, counting attempts', async () => {
         const a = await insert();
         await store.failEmbedJobs([a.id], 'model down', T0 + 60_000);

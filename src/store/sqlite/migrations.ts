@@ -132,4 +132,9 @@ UPDATE object_topics SET (expires_at, hidden, withdrawn, verification_count, con
 CREATE INDEX object_topics_live ON object_topics (topic, expires_at, hidden, withdrawn, contradiction_count, verification_count);
 `,
   },
+  {
+    version: 5,
+    name: 'due-order index on the embedding queue',
+    sql: `CREATE INDEX embed_queue_due ON embed_queue (next_at, seq);`,
+  },
 ];

@@ -394,16 +394,24 @@ export class SqliteStore implements Store {
   }
 
   async claimEmbedJobs(live: LiveCriteria, limit: number): Promise<EmbedJob[]> {
-    // Final states never need a vector; hidden and disputed objects may come back, so they keep theirs.
-    this.#sql(
-      `DELETE FROM embed_queue WHERE seq IN (
-         SELECT q.seq FROM embed_queue q JOIN objects o ON o.seq = q.seq WHERE o.withdrawn = 1 OR o.expires_at <= @now)`,
-    ).run({ now: live.now });
-    const rows = this.#sql(
-      `SELECT o.id, o.title, o.content, o.topics, q.attempts FROM embed_queue q JOIN objects o ON o.seq = q.seq
-       WHERE q.next_at <= @now ORDER BY q.seq ${limitSql(limit)}`,
-    ).all({ now: live.now }) as { id: string; title: string; content: string; topics: string; attempts: number }[];
-    return rows.map((r) => ({ id: r.id, title: r.title, content: r.content, topics: JSON.parse(r.topics) as string[], attempts: r.attempts }));
+    // Due jobs in index order, so a poll with nothing due stops at once; work stays bounded by
+    // the batch even when the queue is large (an embedder down with a long backlog).
+    const due = this.#sql(
+      `SELECT q.seq, o.id, o.title, o.content, o.topics, q.attempts, (o.withdrawn = 1 OR o.expires_at <= @now) AS dead
+       FROM embed_queue q JOIN objects o ON o.seq = q.seq
+       WHERE q.next_at <= @now ORDER BY q.next_at, q.seq ${limitSql(limit)}`,
+    );
+    const drop = this.#sql('DELETE FROM embed_queue WHERE seq = ?');
+    for (;;) {
+      const rows = due.all({ now: live.now }) as { seq: number; id: string; title: string; content: string; topics: string; attempts: number; dead: number }[];
+      // Final states never need a vector; hidden and disputed objects may come back, so they keep theirs.
+      for (const r of rows) if (r.dead) drop.run(r.seq);
+      const jobs = rows.filter((r) => !r.dead);
+      // A batch of only dead jobs says nothing about what lies behind it: read on.
+      if (jobs.length > 0 || rows.length < limit) {
+        return jobs.map((r) => ({ id: r.id, title: r.title, content: r.content, topics: JSON.parse(r.topics) as string[], attempts: r.attempts }));
+      }
+    }
   }
 
   async saveVectors(model: string, items: { id: string; vector: Float32Array | null }[]): Promise<void> {
