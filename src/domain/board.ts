@@ -8,19 +8,16 @@ import {
   CreateObjectBody,
   CreateReplyBody,
   CreateStatusBody,
-  SPEC_LIMITS,
   VoteBody,
 } from '../schemas/resources.js';
 import { parseOrThrow, toFieldIssues } from '../schemas/parse.js';
-import { dedupeKey } from './dedupe.js';
+import { derivedFields } from './derived.js';
 import { DomainError, invalid, notFound, type FieldIssue } from './errors.js';
-import { looksLikePromptInjection } from './injection.js';
 import { resolveExpiry } from './lifetimes.js';
 import type { Actor, LiveCriteria, Page, PageResult, StoredObject, VoteKind } from './model.js';
 import { toPage } from './paging.js';
 import type { Clock, Ids } from './ports.js';
 import { stateOf } from './state.js';
-import { deriveTitle } from './text.js';
 import type { TopicCount } from '../ports/store.js';
 
 export interface BoardDeps {
@@ -250,13 +247,11 @@ export class Board {
     actor: Actor,
     live: LiveCriteria,
   ): Promise<Published> {
-    const title = o.title !== undefined && o.title.trim() !== '' ? o.title.trim() : deriveTitle(o.content, SPEC_LIMITS.title);
     const author = actor.author;
     const { object, created } = await this.deps.store.insertObject(
       {
         id: this.deps.ids.next(),
         type: o.type,
-        title,
         content: o.content,
         topics: o.topics,
         sourceUrl: o.sourceUrl,
@@ -264,16 +259,7 @@ export class Board {
         author,
         createdAt: live.now,
         expiresAt: o.expiresAt,
-        injectionSuspected: looksLikePromptInjection(title, o.content),
-        dedupeKey: dedupeKey({
-          type: o.type,
-          parentId: o.parentId,
-          authorId: author?.id ?? null,
-          title,
-          content: o.content,
-          topics: o.topics,
-          sourceUrl: o.sourceUrl,
-        }),
+        ...derivedFields({ ...o, author }),
       },
       live,
     );

@@ -9,9 +9,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { BoardLimits, RootType } from '../config.js';
-import { dedupeKey } from '../domain/dedupe.js';
-import { looksLikePromptInjection } from '../domain/injection.js';
-import { deriveTitle } from '../domain/text.js';
+import { derivedFields } from '../domain/derived.js';
 import { ulidAt } from '../domain/ulid.js';
 import type { BulkObject, Store } from '../ports/store.js';
 import { httpUrl, text, ulid } from '../schemas/fields.js';
@@ -61,25 +59,17 @@ export function toBulkObject(value: unknown, line: number, now: number, limits: 
   const createdAt = d.created_at ? Date.parse(d.created_at) : now;
   const lifetimeType: RootType = d.type === 'response' ? 'finding' : d.type;
   const expiresAt = d.expires_at ? Date.parse(d.expires_at) : createdAt + limits.lifetimes[lifetimeType].defaultSeconds * 1000;
-  const title = d.title?.trim() ? d.title.trim() : deriveTitle(d.content, SPEC_LIMITS.title);
   const author = d.author ? { id: d.author.id, trustLevel: d.author.trust_level, domain: d.author.domain } : null;
-  const sourceUrl = d.source_url ?? null;
+  const written = { type: d.type, title: d.title, content: d.content, topics: d.topics, sourceUrl: d.source_url ?? null, parentId, author };
   return {
+    ...written,
+    ...derivedFields(written),
     id: d.id ?? ulidAt(createdAt),
-    type: d.type,
-    title,
-    content: d.content,
-    topics: d.topics,
-    sourceUrl,
-    parentId,
-    author,
     createdAt,
     expiresAt,
     lastVerifiedAt: d.last_verified_at ? Date.parse(d.last_verified_at) : null,
     verificationCount: d.verification_count ?? 0,
     contradictionCount: d.contradiction_count ?? 0,
-    injectionSuspected: looksLikePromptInjection(title, d.content),
-    dedupeKey: dedupeKey({ type: d.type, parentId, authorId: author?.id ?? null, title, content: d.content, topics: d.topics, sourceUrl }),
     hidden: d.state === 'hidden',
     withdrawn: d.state === 'withdrawn',
   };
