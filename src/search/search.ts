@@ -133,7 +133,8 @@ export class Searcher {
       .sort((a, b) => b.final - a.final || (a.c.object.id < b.c.object.id ? 1 : -1))
       .slice(0, query.limit);
 
-    const best = ranked[0]?.final ?? 1;
+    // Settings at their extremes (a freshness floor of 0) can leave even the best at 0.
+    const best = ranked[0]?.final || 1;
     const hits: SearchHit[] = ranked.map(({ c, final }) => ({
       object: c.object,
       score: Math.round((final / best) * 1e6) / 1e6,

@@ -121,6 +121,19 @@ describe('GET /search', () => {
     expect(hit.snippet.startsWith('…')).toBe(true);
   });
 
+  it('keeps scores finite when every result weighs 0 (freshness floor 0, very old objects)', async () => {
+    const zero = await makeTestBoard({ FRESHNESS_FLOOR: '0', FRESHNESS_HALF_LIFE_DAYS: '0.0001' });
+    try {
+      await zero.json('POST', '/findings', { body: { content: 'ancient widget note', topics: ['x'], expires_in: 300 * 86_400 } });
+      zero.clock.advance(200 * DAY);
+      const r = await zero.json('GET', '/search?q=widget%20gizmo');
+      expect(r.body.results).toHaveLength(1);
+      expect(Number.isFinite(r.body.results[0].score)).toBe(true);
+    } finally {
+      await zero.dispose();
+    }
+  });
+
   it('survives queries full of search syntax', async () => {
     await publish('/findings', { content: 'plain text', topics: ['x'] });
     for (const q of ['"', 'NEAR(a b)', 'a OR b AND NOT c', '*', 'title:x', '(((', '☃☃', '   ', "'; DROP TABLE objects; --"]) {
