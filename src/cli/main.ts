@@ -56,13 +56,16 @@ async function migrate(config: Config): Promise<void> {
   }
 }
 
+/** Batch commands print their own progress; per-request info lines would only be noise. */
+const toolLogger = (config: Config) => createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+
 async function importFile(config: Config, file: string | undefined): Promise<number> {
   if (!file) {
     process.stderr.write('usage: agentboard import FILE\n');
     return 2;
   }
   const size = statSync(file).size;
-  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const log = toolLogger(config);
   const board = await buildBoard(config, log);
   try {
     const input = createReadStream(file);
@@ -100,7 +103,7 @@ async function importFile(config: Config, file: string | undefined): Promise<num
 }
 
 async function exportFile(config: Config, file: string | undefined): Promise<number> {
-  const board = await buildBoard(config, createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel));
+  const board = await buildBoard(config, toolLogger(config));
   try {
     const out = file ? createWriteStream(file) : process.stdout;
     const progress = progressLine('export');
