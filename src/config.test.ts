@@ -20,7 +20,7 @@ describe('loadConfig', () => {
     expect(c.baseUrl).toBe('https://board.example');
     expect(c.rateLimits.reads).toBe(0);
     expect(c.adminToken).toBeUndefined();
-    expect(c.registryUrl).toBeUndefined();
+    expect(c.registry.url).toBeUndefined();
   });
   it('lists every bad setting at once', () => {
     try {

@@ -54,8 +54,24 @@ const EnvSchema = z.object({
   RATE_LIMIT_READS: int(0).default(1200),
   RATE_LIMIT_WRITE_WINDOW: seconds.default(3600),
   RATE_LIMIT_READ_WINDOW: seconds.default(60),
-  REGISTRY_URL: z.string().default('https://registry.modelcontextprotocol.io'),
+  REGISTRY_URL: z
+    .string()
+    .refine((v) => v === 'off' || URL.canParse(v), 'expected an http(s) URL or off')
+    .default('https://registry.modelcontextprotocol.io'),
   PROBE_TIMEOUT_MS: int(100).default(10_000),
+  /** How often the registry listing is synced inside `serve`. */
+  REGISTRY_SYNC_INTERVAL: seconds.default(3600),
+  /** How long a probe verdict stands before the server is probed again (jittered ±10%). */
+  PROBE_INTERVAL: seconds.default(3600),
+  /** How soon a Working server that failed one probe is probed again to confirm. */
+  PROBE_RECHECK_INTERVAL: seconds.default(600),
+  PROBE_CONCURRENCY: int(1, 64).default(4),
+  /** Largest response read from an MCP server during a probe. */
+  PROBE_MAX_BYTES: int(1024).default(2 * 1024 * 1024),
+  /** Largest registry listing page read. */
+  REGISTRY_MAX_BYTES: int(1024).default(8 * 1024 * 1024),
+  /** Most tools kept per server (the rest are counted, not stored). */
+  REGISTRY_MAX_TOOLS: int(1, 10_000).default(500),
   ALLOW_PRIVATE_NETWORK: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
@@ -157,8 +173,18 @@ export interface Config {
     writeWindowSeconds: number;
     readWindowSeconds: number;
   };
-  registryUrl: string | undefined;
-  probeTimeoutMs: number;
+  registry: {
+    /** Undefined when REGISTRY_URL=off: no sync, no probes. */
+    url: string | undefined;
+    syncIntervalSeconds: number;
+    probeTimeoutMs: number;
+    probeIntervalSeconds: number;
+    recheckIntervalSeconds: number;
+    probeConcurrency: number;
+    probeMaxBytes: number;
+    listingMaxBytes: number;
+    maxTools: number;
+  };
   allowPrivateNetwork: boolean;
   logLevel: Env['LOG_LEVEL'];
   maxBodyBytes: number;
@@ -223,8 +249,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       writeWindowSeconds: e.RATE_LIMIT_WRITE_WINDOW,
       readWindowSeconds: e.RATE_LIMIT_READ_WINDOW,
     },
-    registryUrl: e.REGISTRY_URL === 'off' ? undefined : e.REGISTRY_URL.replace(/\/+$/, ''),
-    probeTimeoutMs: e.PROBE_TIMEOUT_MS,
+    registry: {
+      url: e.REGISTRY_URL === 'off' ? undefined : e.REGISTRY_URL.replace(/\/+$/, ''),
+      syncIntervalSeconds: e.REGISTRY_SYNC_INTERVAL,
+      probeTimeoutMs: e.PROBE_TIMEOUT_MS,
+      probeIntervalSeconds: e.PROBE_INTERVAL,
+      recheckIntervalSeconds: e.PROBE_RECHECK_INTERVAL,
+      probeConcurrency: e.PROBE_CONCURRENCY,
+      probeMaxBytes: e.PROBE_MAX_BYTES,
+      listingMaxBytes: e.REGISTRY_MAX_BYTES,
+      maxTools: e.REGISTRY_MAX_TOOLS,
+    },
     allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK,
     logLevel: e.LOG_LEVEL,
     maxBodyBytes: e.MAX_BODY_BYTES,

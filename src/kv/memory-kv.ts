@@ -33,6 +33,19 @@ export class MemoryKv implements Kv {
     this.#entries.set(key, { value, expiresAt: now + ttlMs });
   }
 
+  async lock(key: string, owner: string, ttlMs: number, now: number): Promise<boolean> {
+    this.#check();
+    const held = this.#live(key, now);
+    if (held && held.value !== owner) return false;
+    this.#entries.set(key, { value: owner, expiresAt: now + ttlMs });
+    return true;
+  }
+
+  async unlock(key: string, owner: string): Promise<void> {
+    this.#check();
+    if (this.#entries.get(key)?.value === owner) this.#entries.delete(key);
+  }
+
   async ready(): Promise<void> {
     this.#check();
   }

@@ -6,6 +6,14 @@
 import { Redis } from 'ioredis';
 import type { Kv, WindowCount } from '../ports/kv.js';
 
+/** Take or renew: set when free, extend when the caller holds it, refuse otherwise — atomically. */
+const LOCK_SCRIPT = `local v = redis.call('GET', KEYS[1])
+if v == false then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+return 0`;
+const UNLOCK_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
 export class RedisKv implements Kv {
   readonly #redis: Redis;
 
@@ -49,6 +57,14 @@ export class RedisKv implements Kv {
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
     await this.#redis.set(key, value, 'PX', Math.max(1, Math.round(ttlMs)));
+  }
+
+  async lock(key: string, owner: string, ttlMs: number): Promise<boolean> {
+    return (await this.#redis.eval(LOCK_SCRIPT, 1, key, owner, String(Math.max(1, Math.round(ttlMs))))) === 1;
+  }
+
+  async unlock(key: string, owner: string): Promise<void> {
+    await this.#redis.eval(UNLOCK_SCRIPT, 1, key, owner);
   }
 
   async ping(): Promise<void> {

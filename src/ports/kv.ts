@@ -13,6 +13,13 @@ export interface Kv {
   hit(key: string, windowMs: number, now: number): Promise<WindowCount>;
   get(key: string, now: number): Promise<string | null>;
   set(key: string, value: string, ttlMs: number, now: number): Promise<void>;
+  /**
+   * Takes the lock `key` for `owner` for `ttlMs`, or renews it when `owner` already holds it.
+   * False when another owner holds it. Locks expire, so a crashed holder frees them.
+   */
+  lock(key: string, owner: string, ttlMs: number, now: number): Promise<boolean>;
+  /** Releases the lock if `owner` still holds it. */
+  unlock(key: string, owner: string): Promise<void>;
   /** Resolves once the store is connected; rejects when it cannot be reached in a few seconds. */
   ready(): Promise<void>;
   /** Resolves when the store answers. */

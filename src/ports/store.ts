@@ -8,6 +8,7 @@
  */
 import type { ObjectType, RootType } from '../config.js';
 import type { AuthorRef, LiveCriteria, StoredObject, VoteKind } from '../domain/model.js';
+import type { RegistryStore } from './registry-store.js';
 
 export interface NewObject {
   id: string;
@@ -119,6 +120,8 @@ export interface BulkObject extends NewObject {
 
 export interface Store {
   readonly capabilities: StoreCapabilities;
+  /** MCP registry records: servers, probe verdicts, tools, history. */
+  readonly registry: RegistryStore;
 
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;

@@ -28,6 +28,28 @@ export function runKvContract({ name, makeKv }: { name: string; makeKv: () => Pr
       expect(await kv.get('v', now)).toBe('hello');
     });
 
+    it('grants a lock to one owner at a time, renews it for its holder, and frees it', async () => {
+      const now = Date.now();
+      const key = `lock-${Math.random()}`;
+      expect(await kv.lock(key, 'a', 60_000, now)).toBe(true);
+      expect(await kv.lock(key, 'b', 60_000, now)).toBe(false);
+      expect(await kv.lock(key, 'a', 60_000, now + 1)).toBe(true);
+      await kv.unlock(key, 'b');
+      expect(await kv.lock(key, 'b', 60_000, now)).toBe(false);
+      await kv.unlock(key, 'a');
+      expect(await kv.lock(key, 'b', 60_000, now)).toBe(true);
+      await kv.unlock(key, 'b');
+    });
+
+    it('lets a lock lapse after its lifetime', async () => {
+      const key = `lapse-${Math.random()}`;
+      const now = Date.now();
+      expect(await kv.lock(key, 'a', 30, now)).toBe(true);
+      await new Promise((r) => setTimeout(r, 80));
+      expect(await kv.lock(key, 'b', 60_000, Date.now())).toBe(true);
+      await kv.unlock(key, 'b');
+    });
+
     it('answers ping, and fails once closed', async () => {
       await expect(kv.ping()).resolves.toBeUndefined();
       await kv.close();

@@ -8,6 +8,7 @@ import type { LiveCriteria } from '../../src/domain/model.js';
 import { ManualClock } from '../../src/domain/ports.js';
 import { UlidGenerator } from '../../src/domain/ulid.js';
 import type { NewObject, Store } from '../../src/ports/store.js';
+import type { ProbeOutcome, RegistryEntry } from '../../src/domain/registry.js';
 
 export interface StoreContractOptions {
   name: string;
@@ -407,6 +408,112 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         expect(await store.scanObjects(null, 10, live())).toEqual([]);
         // The store still takes writes afterwards.
         expect((await store.insertObject(obj(), live())).created).toBe(true);
+      });
+    });
+
+    describe('registry records', () => {
+      const entry = (name: string, patch: Partial<RegistryEntry> = {}): RegistryEntry => ({
+        name,
+        version: '1.0.0',
+        title: null,
+        description: `About ${name}`,
+        status: 'active',
+        websiteUrl: null,
+        repositoryUrl: null,
+        category: null,
+        remote: { type: 'streamable-http', url: `https://${name.replace('/', '.')}.example/mcp`, headers: [] },
+        publishedAt: T0,
+        updatedAt: T0,
+        ...patch,
+      });
+      const working = (...names: string[]): ProbeOutcome => ({
+        kind: 'working',
+        detail: 'ok',
+        httpStatus: 200,
+        protocolVersion: '2026-07-28',
+        tools: names.map((n) => ({ name: n, title: null, description: `does ${n}`, inputSchema: '{"type":"object"}' })),
+        toolCount: names.length,
+        auth: null,
+      });
+
+      it('upserts servers, reports first sightings, and makes probe-able ones due at once', async () => {
+        const r = store.registry;
+        expect(await r.upsertServers([entry('com.a/one'), entry('com.a/tmpl', { remote: { type: 'streamable-http', url: 'https://{t}.a/mcp', headers: [] } })], T0)).toEqual([
+          'com.a/one',
+          'com.a/tmpl',
+        ]);
+        expect(await r.upsertServers([entry('com.a/one', { version: '1.1.0' })], T0 + 1)).toEqual([]);
+        const one = await r.getServer('com.a/one');
+        expect(one).toMatchObject({ version: '1.1.0', verdict: 'unverified', outcome: 'never-probed', nextProbeAt: T0, firstSeenAt: T0, syncedAt: T0 + 1 });
+        expect((await r.getServer('com.a/tmpl'))?.outcome).toBe('template-url');
+        expect((await r.dueServers(T0, 10)).map((s) => s.name)).toEqual(['com.a/one']);
+      });
+
+      it('records probes with tools present and gone, and history newest first', async () => {
+        const r = store.registry;
+        await r.upsertServers([entry('com.b/srv')], T0);
+        await r.addEvents('com.b/srv', [{ kind: 'first-seen', names: [], at: T0 }]);
+        await r.recordProbe('com.b/srv', { state: { verdict: 'working', failStreak: 0, toolNames: ['x', 'y'] }, outcome: working('x', 'y'), checkedAt: T0 + 10, nextProbeAt: T0 + DAY }, [
+          { kind: 'became-working', names: [], at: T0 + 10 },
+        ]);
+        await r.recordProbe('com.b/srv', { state: { verdict: 'working', failStreak: 0, toolNames: ['y', 'z'] }, outcome: working('y', 'z'), checkedAt: T0 + 20, nextProbeAt: T0 + DAY }, [
+          { kind: 'tools-added', names: ['z'], at: T0 + 20 },
+        ]);
+        expect((await r.tools('com.b/srv', true)).map((t) => t.name)).toEqual(['y', 'z']);
+        const all = await r.tools('com.b/srv', false);
+        expect(all.map((t) => [t.name, t.present, t.firstSeenAt, t.lastSeenAt])).toEqual([
+          ['x', false, T0 + 10, T0 + 10],
+          ['y', true, T0 + 10, T0 + 20],
+          ['z', true, T0 + 20, T0 + 20],
+        ]);
+        expect(await r.tool('com.b/srv', 'y')).toMatchObject({ description: 'does y', inputSchema: '{"type":"object"}' });
+        expect(await r.tool('com.b/srv', 'nope')).toBeNull();
+        expect((await r.events('com.b/srv', 10)).map((e) => e.kind)).toEqual(['tools-added', 'became-working', 'first-seen']);
+        expect((await r.events('com.b/srv', 10))[0]!.names).toEqual(['z']);
+        const s = await r.getServer('com.b/srv');
+        expect(s).toMatchObject({ verdict: 'working', toolCount: 2, checkedAt: T0 + 20, nextProbeAt: T0 + DAY, protocolVersion: '2026-07-28' });
+        // A failed probe keeps the tool count and the last protocol version.
+        await r.recordProbe(
+          'com.b/srv',
+          {
+            state: { verdict: 'working', failStreak: 1, toolNames: ['y', 'z'] },
+            outcome: { kind: 'timeout', detail: 'slow', httpStatus: null, protocolVersion: null, tools: null, toolCount: null, auth: null },
+            checkedAt: T0 + 30,
+            nextProbeAt: T0 + 40,
+          },
+          [],
+        );
+        expect(await r.getServer('com.b/srv')).toMatchObject({ verdict: 'working', failStreak: 1, outcome: 'timeout', outcomeDetail: 'slow', toolCount: 2, protocolVersion: '2026-07-28' });
+        expect((await r.tools('com.b/srv', true)).length).toBe(2);
+      });
+
+      it('lists, filters, searches and counts servers; deleted and unlisted ones drop out', async () => {
+        const r = store.registry;
+        await r.upsertServers([entry('com.c/alpha', { title: 'Weather 100%' }), entry('com.c/beta'), entry('com.c/gamma', { status: 'deleted' })], T0);
+        await r.recordProbe('com.c/beta', { state: { verdict: 'needs-auth', failStreak: 0, toolNames: null }, outcome: { kind: 'auth-required', detail: '401', httpStatus: 401, protocolVersion: null, tools: null, toolCount: null, auth: { scheme: 'Bearer', metadataUrl: 'https://b/.well-known/oauth-protected-resource' } }, checkedAt: T0, nextProbeAt: T0 + DAY }, []);
+        expect(await r.getServer('com.c/beta')).toMatchObject({ verdict: 'needs-auth', authScheme: 'Bearer', authMetadataUrl: 'https://b/.well-known/oauth-protected-resource' });
+        expect(await r.getServer('com.c/gamma')).toBeNull();
+        expect((await r.listServers({ limit: 10, offset: 0 })).total).toBe(2);
+        expect((await r.listServers({ verdict: 'needs-auth', limit: 10, offset: 0 })).servers.map((s) => s.name)).toEqual(['com.c/beta']);
+        expect((await r.listServers({ q: '100%', limit: 10, offset: 0 })).servers.map((s) => s.name)).toEqual(['com.c/alpha']);
+        expect((await r.listServers({ q: '_', limit: 10, offset: 0 })).total).toBe(0);
+        expect((await r.listServers({ limit: 1, offset: 1 })).servers.map((s) => s.name)).toEqual(['com.c/beta']);
+        expect(await r.verdictCounts()).toEqual({ working: 0, 'needs-auth': 1, unverified: 1 });
+        expect((await r.dueServers(T0 + 1, 10)).map((s) => s.name)).toEqual(['com.c/alpha']);
+        await r.upsertServers([entry('com.c/beta')], T0 + 5);
+        expect(await r.markUnlisted(T0 + 5)).toBe(1);
+        expect(await r.getServer('com.c/alpha')).toBeNull();
+        expect((await r.dueServers(T0 + DAY * 2, 10)).map((s) => s.name)).toEqual(['com.c/beta']);
+      });
+
+      it('starts a server over when its endpoint changes', async () => {
+        const r = store.registry;
+        await r.upsertServers([entry('com.d/x')], T0);
+        await r.recordProbe('com.d/x', { state: { verdict: 'working', failStreak: 0, toolNames: [] }, outcome: working(), checkedAt: T0, nextProbeAt: T0 + DAY }, []);
+        await r.upsertServers([entry('com.d/x', { remote: { type: 'streamable-http', url: 'https://moved.example/mcp', headers: [] } })], T0 + 5);
+        expect(await r.getServer('com.d/x')).toMatchObject({ verdict: 'unverified', outcome: 'never-probed', nextProbeAt: T0 + 5, checkedAt: null });
+        await r.upsertServers([entry('com.d/x', { remote: { type: 'sse', url: 'https://moved.example/sse', headers: [] } })], T0 + 6);
+        expect(await r.getServer('com.d/x')).toMatchObject({ outcome: 'sse-remote', nextProbeAt: null });
       });
     });
 

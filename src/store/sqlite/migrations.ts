@@ -137,4 +137,61 @@ CREATE INDEX object_topics_live ON object_topics (topic, expires_at, hidden, wit
     name: 'due-order index on the embedding queue',
     sql: `CREATE INDEX embed_queue_due ON embed_queue (next_at, seq);`,
   },
+  {
+    version: 6,
+    name: 'registry servers, tools and history',
+    sql: `
+CREATE TABLE registry_servers (
+  name TEXT PRIMARY KEY,
+  version TEXT NOT NULL,
+  title TEXT,
+  description TEXT NOT NULL,
+  status TEXT NOT NULL,
+  website_url TEXT,
+  repository_url TEXT,
+  category TEXT,
+  remote_type TEXT,
+  remote_url TEXT,
+  remote_headers TEXT NOT NULL DEFAULT '[]',
+  published_at INTEGER,
+  updated_at INTEGER,
+  first_seen_at INTEGER NOT NULL,
+  synced_at INTEGER NOT NULL,
+  verdict TEXT NOT NULL DEFAULT 'unverified',
+  fail_streak INTEGER NOT NULL DEFAULT 0,
+  outcome TEXT NOT NULL,
+  outcome_detail TEXT,
+  http_status INTEGER,
+  protocol_version TEXT,
+  auth_scheme TEXT,
+  auth_metadata_url TEXT,
+  tool_count INTEGER,
+  checked_at INTEGER,
+  next_probe_at INTEGER
+);
+CREATE INDEX registry_servers_due ON registry_servers (next_probe_at) WHERE next_probe_at IS NOT NULL AND status <> 'deleted';
+CREATE INDEX registry_servers_verdict ON registry_servers (verdict, name);
+
+CREATE TABLE registry_tools (
+  server_name TEXT NOT NULL REFERENCES registry_servers (name) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  title TEXT,
+  description TEXT,
+  input_schema TEXT NOT NULL,
+  first_seen_at INTEGER NOT NULL,
+  last_seen_at INTEGER NOT NULL,
+  present INTEGER NOT NULL DEFAULT 1,
+  PRIMARY KEY (server_name, name)
+);
+
+CREATE TABLE registry_events (
+  seq INTEGER PRIMARY KEY,
+  server_name TEXT NOT NULL REFERENCES registry_servers (name) ON DELETE CASCADE,
+  kind TEXT NOT NULL,
+  names TEXT NOT NULL DEFAULT '[]',
+  at INTEGER NOT NULL
+);
+CREATE INDEX registry_events_server ON registry_events (server_name, seq);
+`,
+  },
 ];

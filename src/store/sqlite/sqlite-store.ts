@@ -24,8 +24,10 @@ import type {
   VoteInput,
   VoteOutcome,
 } from '../../ports/store.js';
+import type { RegistryStore } from '../../ports/registry-store.js';
 import { mapBusyErrors } from './busy.js';
 import { migrations } from './migrations.js';
+import { SqliteRegistry } from './sqlite-registry.js';
 
 interface ObjectRow {
   seq: number;
@@ -101,6 +103,7 @@ function inList(prefix: string, values: readonly string[]): { sql: string; param
 
 export class SqliteStore implements Store {
   readonly capabilities: StoreCapabilities;
+  readonly registry: RegistryStore;
   readonly #db: Database.Database;
   /** Prepared statements by SQL text: preparing costs more than running these short queries. */
   readonly #statements = new Map<string, Database.Statement>();
@@ -125,6 +128,7 @@ export class SqliteStore implements Store {
       vectors = { available: false, reason: `sqlite-vec could not be loaded: ${err instanceof Error ? err.message : String(err)}` };
     }
     this.capabilities = { fullText: 'fts5', vectors };
+    this.registry = mapBusyErrors(new SqliteRegistry(this.#db, (text) => this.#sql(text)));
     // A constructor may return another object: callers get the wrapped instance.
     return mapBusyErrors(this);
   }
