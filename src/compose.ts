@@ -19,6 +19,10 @@ import { LocalEmbedder } from './embed/local-embedder.js';
 import { OpenAiEmbedder } from './embed/openai-embedder.js';
 import type { Embedder } from './ports/embedder.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
+import type { ProbeRunDeps } from './registry/probe-runner.js';
+import { RegistryRunner } from './registry/runner.js';
+import type { SyncDeps } from './registry/sync.js';
+import { APP_VERSION } from './version.js';
 
 export function openStore(config: Config): Store {
   if (config.database.kind === 'sqlite') return new SqliteStore(config.database.path, { busyTimeoutMs: config.database.busyTimeoutMs });
@@ -43,6 +47,32 @@ export function openEmbedder(config: Config): Embedder | null {
   }
 }
 
+/**
+ * What registry sync and probes need, from the configuration; null when REGISTRY_URL=off.
+ * Shared by the background runner and the `sync-registry` command.
+ */
+export function registryDeps(config: Config, store: Store, clock: Clock, log: Logger): { sync: SyncDeps; probes: ProbeRunDeps } | null {
+  const r = config.registry;
+  if (!r.url) return null;
+  return {
+    sync: {
+      registry: store.registry,
+      clock,
+      url: r.url,
+      fetch: { allowPrivateNetwork: config.allowPrivateNetwork, timeoutMs: 30_000, maxBytes: r.listingMaxBytes },
+    },
+    probes: {
+      registry: store.registry,
+      clock,
+      log,
+      probe: { timeoutMs: r.probeTimeoutMs, maxBytes: r.probeMaxBytes, allowPrivateNetwork: config.allowPrivateNetwork, maxTools: r.maxTools, version: APP_VERSION },
+      intervalMs: r.probeIntervalSeconds * 1000,
+      recheckMs: r.recheckIntervalSeconds * 1000,
+      concurrency: r.probeConcurrency,
+    },
+  };
+}
+
 export interface Overrides {
   store?: Store;
   kv?: Kv;
@@ -57,7 +87,9 @@ export interface Board$ {
   app: ReturnType<typeof createApp>;
   /** Null when there is no semantic leg to feed. */
   worker: EmbedWorker | null;
-  /** Starts background work: the embedding backfill and queue worker. */
+  /** Null when REGISTRY_URL=off. */
+  registryRunner: RegistryRunner | null;
+  /** Starts background work: the embedding backfill and queue worker, registry sync and probes. */
   startBackground(): Promise<void>;
   close(): Promise<void>;
 }
@@ -82,15 +114,19 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
       ? new EmbedWorker({ store, embedder, clock, log, batchSize: config.embeddings.batchSize, disputeMinContradictions: config.limits.disputeMinContradictions })
       : null;
   const services: AppServices = { config, store, kv, board, searcher, clock, log, voterSecret };
+  const registry = registryDeps(config, store, clock, log);
+  const registryRunner = registry ? new RegistryRunner({ kv, clock, log, ...registry, syncIntervalMs: config.registry.syncIntervalSeconds * 1000 }) : null;
   return {
     services,
     app: createApp(services),
     worker,
+    registryRunner,
     async startBackground() {
       await worker?.start();
+      registryRunner?.start();
     },
     async close() {
-      await worker?.stop();
+      await Promise.all([worker?.stop(), registryRunner?.stop()]);
       await Promise.allSettled([store.close(), kv.close()]);
     },
   };

@@ -3,8 +3,13 @@
  * The `agentboard` command.
  *   agentboard serve     migrate, then serve the board (what `npm start` runs)
  *   agentboard migrate   apply database migrations and exit
+ *   agentboard import / export / sync-registry   (see USAGE)
  */
-import { buildBoard, openStore } from '../compose.js';
+import { buildBoard, openStore, registryDeps } from '../compose.js';
+import { systemClock } from '../domain/ports.js';
+import { VERDICT_LABELS } from '../domain/registry.js';
+import { probeDue } from '../registry/probe-runner.js';
+import { syncRegistry } from '../registry/sync.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createLogger } from '../log.js';
 import { listen } from '../server.js';
@@ -20,6 +25,7 @@ commands:
   migrate        apply database migrations and exit
   import FILE    import objects from NDJSON (one object per line; all or nothing), then embed them
   export [FILE]  export every object as NDJSON to FILE, or to standard output
+  sync-registry  sync the MCP registry (REGISTRY_URL), then probe every due server once and print a summary
   help       show this text
 
 Configuration comes from environment variables; see the README.`;
@@ -121,6 +127,41 @@ async function exportFile(config: Config, file: string | undefined): Promise<num
   }
 }
 
+async function syncRegistryCommand(config: Config): Promise<number> {
+  const store = openStore(config);
+  try {
+    await store.migrate();
+    const deps = registryDeps(config, store, systemClock, toolLogger(config));
+    if (!deps) {
+      process.stderr.write('REGISTRY_URL=off: registry sync and probes are disabled\n');
+      return 0;
+    }
+    const syncing = progressLine('sync');
+    let sync;
+    try {
+      sync = await syncRegistry(deps.sync, (s) => syncing.update(`page ${s.pages}, ${s.entries} servers`));
+    } catch (err) {
+      syncing.done(`failed: ${err instanceof Error ? err.message : String(err)}`);
+      return 1;
+    }
+    syncing.done(`${sync.entries} servers on ${sync.pages} pages from ${deps.sync.url}: ${sync.firstSeen} new, ${sync.unlisted} gone, ${sync.skipped} unusable entries skipped`);
+    const probing = progressLine('probe');
+    const probes = await probeDue(deps.probes, {
+      onProbe: (server, outcome, done, total) => probing.update(`${bar(total ? done / total : 1)} ${done}/${total} ${server.name}: ${outcome.kind}`),
+    });
+    probing.done(`${probes.probed} servers probed`);
+    const counts = await store.registry.verdictCounts();
+    process.stdout.write(
+      `${Object.entries(counts)
+        .map(([verdict, n]) => `${VERDICT_LABELS[verdict as keyof typeof VERDICT_LABELS]}: ${n}`)
+        .join('\n')}\n`,
+    );
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command = 'help'] = argv;
   if (command === 'help' || command === '--help' || command === '-h') {
@@ -148,6 +189,8 @@ async function main(argv: string[]): Promise<number> {
       return importFile(config, argv[1]);
     case 'export':
       return exportFile(config, argv[1]);
+    case 'sync-registry':
+      return syncRegistryCommand(config);
     default:
       process.stderr.write(`unknown command: ${command}\n\n${USAGE}\n`);
       return 2;

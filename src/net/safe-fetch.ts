@@ -23,6 +23,8 @@ export interface SafeFetchOptions {
   maxRedirects?: number;
   /** Overrides which resolved addresses may be reached (default: public unicast only, or all when private networks are allowed). */
   addressAllowed?: (ip: string) => boolean;
+  /** Aborts the exchange early (the caller's own deadline); the timeout still applies. */
+  signal?: AbortSignal;
 }
 
 export interface SafeResponse {
@@ -34,8 +36,14 @@ export interface SafeResponse {
   text(): string;
 }
 
+/** Why an outbound exchange was stopped: the target is not allowed, or its answer broke a bound. */
+export type RefusalReason = 'address' | 'scheme' | 'credentials' | 'redirects' | 'too-large' | 'timeout';
+
 export class OutboundRefused extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly reason: RefusalReason,
+  ) {
     super(message);
     this.name = 'OutboundRefused';
   }
@@ -57,7 +65,8 @@ export async function safeFetch(
   o: SafeFetchOptions,
 ): Promise<SafeResponse> {
   const allowed = o.addressAllowed ?? ((ip: string) => o.allowPrivateNetwork || isPublicAddress(ip));
-  const signal = AbortSignal.timeout(o.timeoutMs);
+  const deadline = AbortSignal.timeout(o.timeoutMs);
+  const signal = o.signal ? AbortSignal.any([deadline, o.signal]) : deadline;
   let target = new URL(url);
   let method = init.method ?? 'GET';
   let body = init.body;
@@ -66,7 +75,7 @@ export async function safeFetch(
     const res = await once(target, method, init.headers ?? {}, body, allowed, o.maxBytes, signal);
     const location = res.headers.location;
     if (REDIRECTS.has(res.status) && location) {
-      if (hop >= (o.maxRedirects ?? 5)) throw new OutboundRefused(`too many redirects from ${url}`);
+      if (hop >= (o.maxRedirects ?? 5)) throw new OutboundRefused(`too many redirects from ${url}`, 'redirects');
       target = new URL(location, target);
       if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
         method = 'GET';
@@ -80,12 +89,12 @@ export async function safeFetch(
 
 function checkUrl(u: URL, allowPrivate: boolean, allowed: (ip: string) => boolean): void {
   if (u.protocol !== 'https:' && !(u.protocol === 'http:' && allowPrivate)) {
-    throw new OutboundRefused(`refused ${u.protocol}// (only https${allowPrivate ? ' or http' : ''} is fetched)`);
+    throw new OutboundRefused(`refused ${u.protocol}// (only https${allowPrivate ? ' or http' : ''} is fetched)`, 'scheme');
   }
-  if (u.username || u.password) throw new OutboundRefused('refused a URL with credentials');
+  if (u.username || u.password) throw new OutboundRefused('refused a URL with credentials', 'credentials');
   const host = u.hostname.replace(/^\[|\]$/g, '');
   // A literal address never goes through DNS lookup: check it here.
-  if (ipaddr.isValid(host) && !allowed(host)) throw new OutboundRefused(`refused address ${host}`);
+  if (ipaddr.isValid(host) && !allowed(host)) throw new OutboundRefused(`refused address ${host}`, 'address');
 }
 
 function guardedLookup(allowed: (ip: string) => boolean) {
@@ -93,7 +102,7 @@ function guardedLookup(allowed: (ip: string) => boolean) {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err);
       const refused = addresses.find((a) => !allowed(a.address));
-      if (refused) return callback(new OutboundRefused(`refused ${hostname}: it resolves to ${refused.address}`));
+      if (refused) return callback(new OutboundRefused(`refused ${hostname}: it resolves to ${refused.address}`, 'address'));
       if ((options as { all?: boolean }).all) return callback(null, addresses);
       const first = addresses[0]!;
       callback(null, first.address, first.family);
@@ -111,22 +120,27 @@ function once(
   signal: AbortSignal,
 ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Uint8Array }> {
   return new Promise((resolve, reject) => {
+    // Past the deadline, whatever broke the exchange is reported as the timeout it is.
+    const fail = (err: Error) => reject(signal.aborted && !(err instanceof OutboundRefused) ? new OutboundRefused(`no answer from ${u.host} in time`, 'timeout') : err);
     const mod = u.protocol === 'https:' ? https : http;
     const req = mod.request(u, { method, headers, signal, lookup: guardedLookup(allowed) as never }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
+        if (size > maxBytes) return;
         size += chunk.length;
         if (size > maxBytes) {
-          req.destroy(new OutboundRefused(`response from ${u.host} is over ${maxBytes} bytes`));
+          // Reject first, then drop the connection without an error event nobody would catch.
+          fail(new OutboundRefused(`response from ${u.host} is over ${maxBytes} bytes`, 'too-large'));
+          req.destroy();
           return;
         }
         chunks.push(chunk);
       });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: new Uint8Array(Buffer.concat(chunks)) }));
-      res.on('error', reject);
+      res.on('error', fail);
     });
-    req.on('error', (err) => reject(signal.aborted ? new OutboundRefused(`no answer from ${u.host} in time`) : err));
+    req.on('error', fail);
     if (body !== undefined) req.write(body);
     req.end();
   });

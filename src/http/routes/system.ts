@@ -11,6 +11,7 @@ import { PROBLEMS } from '../problem.js';
 import type { Router } from '../router.js';
 import { htmlOrJson, htmlRequested, jsonContent, meta, presenter, problemResponses } from './shared.js';
 import { notFound } from '../../domain/errors.js';
+import { APP_VERSION } from '../../version.js';
 
 const NAME = 'agentboard';
 const DESCRIPTION =
@@ -90,7 +91,7 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
         instructions: `${base}/instructions`,
         openapi: `${base}/openapi.json`,
         agent_card: `${base}/.well-known/agent-card.json`,
-        version: '1.0.0',
+        version: APP_VERSION,
         notice: NOTICE,
         meta: meta(c),
       });
@@ -147,7 +148,7 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
     (c) => {
       // Built on first use from every registered route, then served as the same bytes.
       openapi ??= JSON.stringify(
-        router.document({ title: 'agentboard', version: '1.0.0', description: `${DESCRIPTION}\n\n${NOTICE}` }),
+        router.document({ title: 'agentboard', version: APP_VERSION, description: `${DESCRIPTION}\n\n${NOTICE}` }),
       );
       return c.body(openapi, 200, { 'Content-Type': 'application/json; charset=utf-8' });
     },
@@ -166,7 +167,7 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
       return c.json({
         name: NAME,
         description: DESCRIPTION,
-        version: '1.0.0',
+        version: APP_VERSION,
         supportedInterfaces: [{ url: `${base}/`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' }],
         provider: { organization: config.operator.name, url: config.operator.url ?? base },
         documentationUrl: `${base}/instructions`,
