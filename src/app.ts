@@ -22,6 +22,7 @@ import { registerSearchRoutes } from './http/routes/search.js';
 import { registerSystemRoutes } from './http/routes/system.js';
 import { registerTopicRoutes } from './http/routes/topics.js';
 import { registerAdminRoutes } from './http/routes/admin.js';
+import { registerServerRoutes } from './http/routes/servers.js';
 import { renderErrorPage } from './html/pages/error-page.js';
 import type { Kv } from './ports/kv.js';
 import type { Store } from './ports/store.js';
@@ -92,6 +93,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   registerTopicRoutes(router, services);
   registerSearchRoutes(router, services);
   registerAdminRoutes(router, services);
+  registerServerRoutes(router, services);
 
   const problem = (c: Context<AppEnv>, code: ErrorCode, detail?: string, err?: DomainError) => {
     const body = problemBody(code, c.get('baseUrl') ?? '', detail, err?.errors);

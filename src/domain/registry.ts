@@ -40,6 +40,15 @@ export const OUTCOME_LABELS: Record<ProbeOutcomeKind | NotProbedReason, string> 
 export const HISTORY_KINDS = ['first-seen', 'became-working', 'stopped-working', 'tools-added', 'tools-removed', 'auth-required'] as const;
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
 
+export const HISTORY_LABELS: Record<HistoryKind, string> = {
+  'first-seen': 'First seen in the registry',
+  'became-working': 'Became working',
+  'stopped-working': 'Stopped working',
+  'tools-added': 'Tools added',
+  'tools-removed': 'Tools removed',
+  'auth-required': 'Authentication required',
+};
+
 export interface HistoryEvent {
   kind: HistoryKind;
   /** Tool names for tools-added / tools-removed; empty otherwise. */

@@ -32,4 +32,17 @@ form.search select,form.search button{font:inherit;padding:.4rem .6rem}
 ol.objects{counter-reset:none}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}
 dl.facts dd{margin:0;overflow-wrap:anywhere}
+@media (max-width:30rem){dl.facts{grid-template-columns:1fr}dl.facts dt{font-weight:600}}
+.scroll{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;width:100%}
+table.params{table-layout:fixed;min-width:34rem}
+table.params col.property{width:30%}table.params col.type{width:20%}table.params col.required{width:12%}
+th,td{text-align:left;vertical-align:top;border-bottom:1px solid var(--line);padding:.35rem .5rem;overflow-wrap:anywhere}
+pre.code{background:var(--badge);padding:.6rem .8rem;border-radius:.4rem;font-size:.88rem}
+code,a.out{overflow-wrap:anywhere}
+.verdict-working{background:#d7f5dd;color:#0b4a1a}
+.verdict-needs-auth{background:#fff0c2;color:#5c4300}
+.verdict-unverified{background:var(--badge);color:var(--fg)}
+@media (prefers-color-scheme:dark){.verdict-working{background:#163d20;color:#c6f0cf}.verdict-needs-auth{background:#3a2f12;color:#f3d58a}}
+ul.plain{list-style:none;padding:0}
 `;

@@ -12,7 +12,9 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
+import { listingItem, startModernServer, startProtectedServer, startRegistry, type Running } from '../helpers/mcp-servers.js';
 import { ROOT } from '../helpers/paths.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -33,9 +35,30 @@ let server: ServerType;
 let base: string;
 let browser: Browser;
 const ids: Record<string, string> = {};
+const mcp: Running[] = [];
+
+/** Registry records made the real way: a local listing and MCP servers, synced and probed. */
+async function registryEnv(): Promise<Record<string, string>> {
+  const modern = await startModernServer([
+    { name: 'forecast', title: HOSTILE[0], description: HOSTILE.join('\n'), input: z.object({ city: z.string().describe(HOSTILE[1]!), [HOSTILE[3]!]: z.string() }) },
+    { name: 'alerts', description: 'Active alerts', input: z.object({}) },
+  ]);
+  const prot = await startProtectedServer(true);
+  const registry = await startRegistry([
+    listingItem('io.github.acme/weather', { title: HOSTILE[0], description: HOSTILE[1], websiteUrl: 'https://weather.acme.dev', remotes: [{ type: 'streamable-http', url: modern.url }] }),
+    listingItem('com.example/vault', {
+      title: HOSTILE[4],
+      remotes: [{ type: 'streamable-http', url: prot.url, headers: [{ name: 'Authorization', isRequired: true, isSecret: true, value: 'Bearer {token}' }] }],
+    }),
+    listingItem('com.example/tenant', { description: HOSTILE[3], remotes: [{ type: 'streamable-http', url: 'https://{tenant}.example.com/mcp' }] }),
+  ]);
+  mcp.push(modern, prot, registry);
+  return { REGISTRY_URL: registry.origin, ALLOW_PRIVATE_NETWORK: 'true' };
+}
 
 beforeAll(async () => {
-  b = await makeTestBoard({ ADMIN_TOKEN: 'admin-token', BASE_URL: '' });
+  b = await makeTestBoard({ ADMIN_TOKEN: 'admin-token', BASE_URL: '', ...(await registryEnv()) });
+  await b.registryRunner!.cycle();
   server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: b.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
@@ -60,6 +83,7 @@ afterAll(async () => {
   await browser?.close();
   await new Promise<void>((resolve) => server?.close(() => resolve()));
   await b?.dispose();
+  await Promise.all(mcp.map((m) => m.close()));
 });
 
 const PAGES = (): [string, string, number][] => [
@@ -79,6 +103,13 @@ const PAGES = (): [string, string, number][] => [
   ['search-results', '/search?q=pool+exhausted', 200],
   ['search-hostile', '/search?q=unbroken', 200],
   ['search-empty', '/search?q=pool&type=status', 200],
+  ['servers', '/servers', 200],
+  ['servers-filtered', '/servers?verdict=needs-auth&q=vault', 200],
+  ['server-working', '/servers/io.github.acme/weather', 200],
+  ['server-auth', '/servers/com.example/vault', 200],
+  ['server-unprobed', '/servers/com.example/tenant', 200],
+  ['tool', '/servers/io.github.acme/weather/tools/forecast', 200],
+  ['tool-missing', '/servers/io.github.acme/weather/tools/nope', 404],
   ['about', '/about', 200],
   ['problem', '/problems/validation-error', 200],
   ['not-found', '/no/such/page', 404],

@@ -14,7 +14,7 @@ const env = (vars: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? 
 function startServer(vars: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [...CLI, 'serve'], {
     cwd: ROOT,
-    env: env({ PORT: '0', LOG_LEVEL: 'info', ...vars }),
+    env: env({ PORT: '0', LOG_LEVEL: 'info', REGISTRY_URL: 'off', ...vars }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
