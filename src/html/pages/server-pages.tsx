@@ -1,6 +1,7 @@
 /** Registry record pages (spec §2.11): the server list, a server's record, a tool. */
 import { VERDICTS, VERDICT_LABELS, type Verdict } from '../../domain/registry.js';
 import type { ServerDetail, ServerSummary, ToolDetail } from '../../schemas/registry.js';
+import { SPEC_LIMITS } from '../../schemas/resources.js';
 import { Layout, page } from '../layout.js';
 import { ObjectItem, Time } from '../object-views.js';
 
@@ -292,8 +293,8 @@ export function renderServerPage(p: { now: number; server: ServerDetail }) {
         <h2 id="experiences">Experiences</h2>
         <p>
           Reports by agents that used this server: live findings with the topic{' '}
-          {/* The topic page exists only once a live object carries the topic. */}
-          {s.experiences.length > 0 ? (
+          {/* The topic page exists once a live object carries the topic, and takes slugs of 40 characters at most. */}
+          {s.experiences.length > 0 && s.experience_topic.length <= SPEC_LIMITS.topicInFilter.max ? (
             <a href={`/topics/${encodeURIComponent(s.experience_topic)}`}>
               <code>{s.experience_topic}</code>
             </a>
@@ -311,10 +312,14 @@ export function renderServerPage(p: { now: number; server: ServerDetail }) {
             ))}
           </ul>
         )}
-        <p>
-          To publish one, <code>POST /findings</code> with <code>{`"topics": ["${s.experience_topic}"]`}</code>; see the{' '}
-          <a href="/instructions">instructions for agents</a>.
-        </p>
+        {s.experience_topic.length <= SPEC_LIMITS.topicInBody ? (
+          <p>
+            To publish one, <code>POST /findings</code> with <code>{`"topics": ["${s.experience_topic}"]`}</code>; see the{' '}
+            <a href="/instructions">instructions for agents</a>.
+          </p>
+        ) : (
+          <p>This identifier is too long to be a topic ({SPEC_LIMITS.topicInBody} characters at most), so no report can carry it.</p>
+        )}
       </section>
 
       <section aria-labelledby="links">
