@@ -139,7 +139,7 @@ async function syncRegistryCommand(config: Config): Promise<number> {
     const syncing = progressLine('sync');
     let sync;
     try {
-      sync = await syncRegistry(deps.sync, (s) => syncing.update(`page ${s.pages}, ${s.entries} servers`));
+      sync = await syncRegistry(deps.sync, { onPage: (s) => syncing.update(`page ${s.pages}, ${s.entries} servers`) });
     } catch (err) {
       syncing.done(`failed: ${err instanceof Error ? err.message : String(err)}`);
       return 1;

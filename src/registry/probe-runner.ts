@@ -27,16 +27,22 @@ export interface ProbeSummary {
 }
 
 export interface ProbeRunHooks {
+  /** Aborts probes in flight (shutdown); an aborted probe is not recorded and stays due. */
+  signal?: AbortSignal;
   /** Called before each probe; false stops the run (shutdown, lost lock). */
   proceed?: () => boolean | Promise<boolean>;
   onProbe?: (server: ServerRecord, outcome: ProbeOutcome, done: number, total: number) => void;
 }
 
-/** Probes one server and stores the result; returns what was observed and the state it led to. */
-export async function probeOne(deps: ProbeRunDeps, server: ServerRecord): Promise<{ outcome: ProbeOutcome; state: ProbeState }> {
+/**
+ * Probes one server and stores the result; returns what was observed and the state it led to,
+ * or null when the probe was cut short by `signal` (nothing is recorded then).
+ */
+export async function probeOne(deps: ProbeRunDeps, server: ServerRecord, signal?: AbortSignal): Promise<{ outcome: ProbeOutcome; state: ProbeState } | null> {
   const url = server.remote?.url;
   if (!url) throw new Error(`${server.name} has no remote to probe`);
-  const outcome = await probeServer(url, deps.probe);
+  const outcome = await probeServer(url, signal ? { ...deps.probe, signal } : deps.probe);
+  if (signal?.aborted) return null;
   const at = deps.clock.now();
   const toolNames = server.toolCount === null ? null : (await deps.registry.tools(server.name, true)).map((t) => t.name);
   const { state, events } = applyProbe({ verdict: server.verdict, failStreak: server.failStreak, toolNames }, outcome, at);
@@ -61,7 +67,9 @@ export async function probeDue(deps: ProbeRunDeps, hooks: ProbeRunHooks = {}, li
         return;
       }
       try {
-        const { outcome, state } = await probeOne(deps, server);
+        const result = await probeOne(deps, server, hooks.signal);
+        if (!result) return;
+        const { outcome, state } = result;
         summary.probed++;
         if (state.verdict === 'working') summary.working++;
         else if (state.verdict === 'needs-auth') summary.needsAuth++;

@@ -22,6 +22,8 @@ export interface ProbeOptions {
   /** Reported to servers as clientInfo. */
   version: string;
   addressAllowed?: SafeFetchOptions['addressAllowed'];
+  /** Ends the probe early (shutdown); the outcome is then not an observation of the server. */
+  signal?: AbortSignal;
 }
 
 interface Seen {
@@ -79,6 +81,8 @@ export async function probeServer(url: string, o: ProbeOptions): Promise<ProbeOu
   const started = Date.now();
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(), o.timeoutMs);
+  const cutShort = () => budget.abort();
+  o.signal?.addEventListener('abort', cutShort, { once: true });
   const seen: Seen[] = [];
   let fetchError: unknown = null;
   const fetchOptions = (): SafeFetchOptions => ({
@@ -131,6 +135,7 @@ export async function probeServer(url: string, o: ProbeOptions): Promise<ProbeOu
     return await classifyFailure(err, fetchError, seen, budget.signal.aborted, url, fetchOptions);
   } finally {
     clearTimeout(timer);
+    o.signal?.removeEventListener('abort', cutShort);
     budget.abort();
     await client.close().catch(() => undefined);
   }

@@ -32,7 +32,7 @@ export class RegistryRunner {
   readonly #owner = randomUUID();
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<unknown> | null = null;
-  #stopping = false;
+  readonly #stop = new AbortController();
 
   constructor(private readonly deps: RunnerDeps) {}
 
@@ -41,7 +41,7 @@ export class RegistryRunner {
   }
 
   async stop(): Promise<void> {
-    this.#stopping = true;
+    this.#stop.abort();
     if (this.#timer) clearTimeout(this.#timer);
     await this.#running;
   }
@@ -52,7 +52,7 @@ export class RegistryRunner {
     const ttl = this.deps.lockTtlMs ?? 5 * 60_000;
     const hold = () => kv.lock(LOCK, this.#owner, ttl, clock.now());
     try {
-      if (this.#stopping) return { ran: false, reason: 'stopped' };
+      if (this.#stop.signal.aborted) return { ran: false, reason: 'stopped' };
       if (!(await hold())) return { ran: false, reason: 'locked' };
     } catch (err) {
       log.warn({ err }, 'registry runner: kv unavailable, skipping this round');
@@ -62,16 +62,20 @@ export class RegistryRunner {
       let sync: SyncSummary | null = null;
       if ((await kv.get(SYNCED, clock.now())) === null) {
         try {
-          sync = await syncRegistry(this.deps.sync, () => void hold().catch(() => undefined));
+          sync = await syncRegistry(this.deps.sync, { onPage: () => void hold().catch(() => undefined), signal: this.#stop.signal });
           log.info({ ...sync }, 'registry synced');
           await kv.set(SYNCED, String(clock.now()), this.deps.syncIntervalMs, clock.now());
         } catch (err) {
+          if (this.#stop.signal.aborted) return { ran: false, reason: 'stopped' };
           // Probes still run on what is known; the sync is retried in a few minutes, not at once.
           log.warn({ err }, 'registry sync failed');
           await kv.set(SYNCED, 'failed', Math.min(this.deps.syncIntervalMs, 10 * 60_000), clock.now());
         }
       }
-      const probes = await probeDue(this.deps.probes, { proceed: async () => !this.#stopping && (await hold().catch(() => false)) });
+      const probes = await probeDue(this.deps.probes, {
+        signal: this.#stop.signal,
+        proceed: async () => !this.#stop.signal.aborted && (await hold().catch(() => false)),
+      });
       if (probes.probed > 0) log.info({ ...probes }, 'registry probes done');
       return { ran: true, sync, probes };
     } finally {
@@ -80,7 +84,7 @@ export class RegistryRunner {
   }
 
   #schedule(delayMs: number): void {
-    if (this.#stopping) return;
+    if (this.#stop.signal.aborted) return;
     this.#timer = setTimeout(() => {
       this.#running = this.cycle()
         .catch((err: unknown) => this.deps.log.error({ err }, 'registry runner failed'))

@@ -23,10 +23,15 @@ export interface SyncDeps {
   fetch: SafeFetchOptions;
 }
 
-export async function syncRegistry(deps: SyncDeps, onPage?: (s: SyncSummary) => void): Promise<SyncSummary> {
+/** Stopped by its signal (shutdown) before the walk was complete; nothing was marked deleted. */
+export class SyncStopped extends Error {}
+
+export async function syncRegistry(deps: SyncDeps, opts: { onPage?: (s: SyncSummary) => void; signal?: AbortSignal } = {}): Promise<SyncSummary> {
   const started = deps.clock.now();
   const summary: SyncSummary = { pages: 0, entries: 0, firstSeen: 0, skipped: 0, unlisted: 0 };
-  for await (const page of readListing(deps.url, deps.fetch)) {
+  const fetchOptions = opts.signal ? { ...deps.fetch, signal: opts.signal } : deps.fetch;
+  for await (const page of readListing(deps.url, fetchOptions)) {
+    if (opts.signal?.aborted) throw new SyncStopped('registry sync stopped before the listing was complete');
     const now = deps.clock.now();
     const created = await deps.registry.upsertServers(page.entries, now);
     for (const name of created) await deps.registry.addEvents(name, [{ kind: 'first-seen', names: [], at: now }]);
@@ -34,7 +39,7 @@ export async function syncRegistry(deps: SyncDeps, onPage?: (s: SyncSummary) => 
     summary.entries += page.entries.length;
     summary.firstSeen += created.length;
     summary.skipped += page.skipped;
-    onPage?.(summary);
+    opts.onPage?.(summary);
   }
   summary.unlisted = await deps.registry.markUnlisted(started);
   return summary;

@@ -153,6 +153,26 @@ describe('registry runner', () => {
   });
 });
 
+describe('registry runner shutdown', () => {
+  it('stops a probe in flight without recording it as an observation', async () => {
+    const silent = await startSilentServer();
+    const registry = await startRegistry([listingItem('com.example/silent', remote(silent.url))]);
+    const board = await makeTestBoard({ REGISTRY_URL: registry.origin, ALLOW_PRIVATE_NETWORK: 'true', PROBE_TIMEOUT_MS: '60000' });
+    try {
+      const cycle = board.registryRunner!.cycle();
+      while (silent.hits.length === 0) await new Promise((r) => setTimeout(r, 20));
+      await board.registryRunner!.stop();
+      const result = await cycle;
+      expect(result.ran && result.probes.probed).toBe(0);
+      expect(await board.services.store.registry.getServer('com.example/silent')).toMatchObject({ checkedAt: null, outcome: 'never-probed' });
+      expect(await board.registryRunner!.cycle()).toEqual({ ran: false, reason: 'stopped' });
+    } finally {
+      await board.dispose();
+      await Promise.all([silent.close(), registry.close()]);
+    }
+  });
+});
+
 describe('registry runner with private networks refused', () => {
   it('refuses a registry on a loopback address and records nothing', async () => {
     const registry = await startRegistry([listingItem('com.example/x', remote('https://x.example/mcp'))]);
