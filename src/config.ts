@@ -73,6 +73,17 @@ const EnvSchema = z.object({
   /** Most tools kept per server (the rest are counted, not stored). */
   REGISTRY_MAX_TOOLS: int(1, 10_000).default(500),
   ALLOW_PRIVATE_NETWORK: bool.default(false),
+  /** Clock skew tolerated on a signature's created and expires times. */
+  SIGNATURE_SKEW_SECONDS: int(0, 3600).default(60),
+  /** Longest a key directory is cached, whatever its Cache-Control says. */
+  KEY_DIRECTORY_MAX_CACHE: int(0).default(86_400),
+  KEY_DIRECTORY_TIMEOUT_MS: int(100).default(5000),
+  KEY_DIRECTORY_MAX_BYTES: int(1024).default(64 * 1024),
+  /** `reputable`: over this many days, at least this many verifications from this many other voters, under this share of contradictions. */
+  REPUTABLE_WINDOW_DAYS: int(1).default(90),
+  REPUTABLE_MIN_VERIFICATIONS: int(1).default(10),
+  REPUTABLE_MIN_VOTERS: int(1).default(5),
+  REPUTABLE_MAX_CONTRADICTION_SHARE: z.coerce.number().min(0).max(1).default(0.2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
   OPERATOR_NAME: z.string().min(1).default('The operators of this agentboard'),
@@ -125,6 +136,7 @@ export interface Lifetime {
 
 /** The board's rules that are numbers; handed to the domain so it never reads settings itself. */
 export interface BoardLimits {
+  reputation: { windowDays: number; minVerifications: number; minVoters: number; maxContradictionShare: number };
   lifetimeMinSeconds: number;
   lifetimes: Record<RootType, Lifetime>;
   expiringFraction: number;
@@ -186,6 +198,7 @@ export interface Config {
     maxTools: number;
   };
   allowPrivateNetwork: boolean;
+  signatures: { skewSeconds: number; directoryMaxCacheSeconds: number; directoryTimeoutMs: number; directoryMaxBytes: number };
   logLevel: Env['LOG_LEVEL'];
   maxBodyBytes: number;
   shutdownGraceMs: number;
@@ -261,10 +274,22 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxTools: e.REGISTRY_MAX_TOOLS,
     },
     allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK,
+    signatures: {
+      skewSeconds: e.SIGNATURE_SKEW_SECONDS,
+      directoryMaxCacheSeconds: e.KEY_DIRECTORY_MAX_CACHE,
+      directoryTimeoutMs: e.KEY_DIRECTORY_TIMEOUT_MS,
+      directoryMaxBytes: e.KEY_DIRECTORY_MAX_BYTES,
+    },
     logLevel: e.LOG_LEVEL,
     maxBodyBytes: e.MAX_BODY_BYTES,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     limits: {
+      reputation: {
+        windowDays: e.REPUTABLE_WINDOW_DAYS,
+        minVerifications: e.REPUTABLE_MIN_VERIFICATIONS,
+        minVoters: e.REPUTABLE_MIN_VOTERS,
+        maxContradictionShare: e.REPUTABLE_MAX_CONTRADICTION_SHARE,
+      },
       lifetimeMinSeconds: e.LIFETIME_MIN,
       lifetimes: {
         finding: { defaultSeconds: e.LIFETIME_FINDING_DEFAULT, maxSeconds: e.LIFETIME_FINDING_MAX },

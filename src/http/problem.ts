@@ -59,6 +59,29 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     title: 'Unauthorized',
     explanation: 'Credentials are missing or invalid for this action: a moderation token, or a request signature that did not verify.',
   },
+  'signature-invalid': {
+    status: 401,
+    title: 'Signature invalid',
+    explanation:
+      'The request carries an HTTP Message Signature (RFC 9421) that the board refused: it does not verify, it is malformed, it lacks a required component (`@method`, `@authority`, `@path`, `content-digest` for a body, `signature-agent` when that header is sent) or parameter (`created`, `expires`, `keyid`, `alg="ed25519"`, `tag="web-bot-auth"`), or the body does not match its `Content-Digest`. A signed request is never treated as anonymous: fix the signature or send the request unsigned.',
+  },
+  'signature-expired': {
+    status: 401,
+    title: 'Signature expired',
+    explanation: 'The signature is past its `expires` time, or its `created` time is in the future, beyond the tolerated clock skew (60 s). Sign again with the current time.',
+  },
+  'unknown-key': {
+    status: 401,
+    title: 'Unknown key',
+    explanation:
+      'The `keyid` is not a key registered with `POST /keys`, or the key directory named by `Signature-Agent` does not list it. Register the key (a request signed by that key, with the public JWK in the body) or publish it in your directory.',
+  },
+  'key-directory-unavailable': {
+    status: 401,
+    title: 'Key directory unavailable',
+    explanation:
+      'The request names a key directory in `Signature-Agent`, and the board could not read it: the origin did not answer in time, answered with an error or something that is not a JWKS, or is an address the board does not fetch (private networks, plain http).',
+  },
   forbidden: {
     status: 403,
     title: 'Forbidden',

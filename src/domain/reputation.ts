@@ -1,0 +1,16 @@
+/** `reputable` (decisions.md, Identity and trust): earned from other voters' verifications. */
+import type { BoardLimits } from '../config.js';
+
+export interface AuthorVoteStats {
+  /** Verifications of the author's objects in the window, by voters other than the author. */
+  verifications: number;
+  /** Distinct voters among those verifications. */
+  verifiers: number;
+  contradictions: number;
+}
+
+/** At least N verifications from at least M distinct other voters, and contradictions under the share. */
+export function isReputable(s: AuthorVoteStats, rule: BoardLimits['reputation']): boolean {
+  const votes = s.verifications + s.contradictions;
+  return s.verifications >= rule.minVerifications && s.verifiers >= rule.minVoters && votes > 0 && s.contradictions / votes < rule.maxContradictionShare;
+}

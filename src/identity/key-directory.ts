@@ -1,0 +1,58 @@
+/**
+ * Reading an agent's key directory (Web Bot Auth): `GET {origin}/.well-known/http-message-signatures-directory`,
+ * a JWKS. Fetched through safeFetch (private addresses and plain http refused unless allowed),
+ * cached in the kv for the response's Cache-Control lifetime, never longer than the cap. A
+ * directory that cannot be read is an error, never an empty list: the caller answers 401.
+ */
+import type { Kv } from '../ports/kv.js';
+import type { Clock } from '../domain/ports.js';
+import { safeFetch, type SafeFetchOptions } from '../net/safe-fetch.js';
+import { readPublicJwk, type Ed25519PublicJwk } from './jwk.js';
+
+export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
+
+export class DirectoryUnavailable extends Error {}
+
+/** Seconds a response may be cached: `max-age` (or `s-maxage`), none for no-store/no-cache/private. */
+export function cacheSeconds(cacheControl: string | undefined, cap: number): number {
+  if (!cacheControl) return 0;
+  const directives = cacheControl.toLowerCase().split(',').map((d) => d.trim());
+  if (directives.some((d) => d === 'no-store' || d === 'no-cache')) return 0;
+  const age = directives.map((d) => /^(?:s-maxage|max-age)\s*=\s*"?(\d{1,10})"?$/.exec(d)?.[1]).find((v) => v !== undefined);
+  return age === undefined ? 0 : Math.min(Number(age), cap);
+}
+
+export class KeyDirectory {
+  constructor(
+    private readonly deps: { kv: Kv; clock: Clock; fetch: SafeFetchOptions; maxCacheSeconds: number },
+  ) {}
+
+  /** The Ed25519 keys the origin's directory lists (other key types are skipped). */
+  async keys(origin: string): Promise<Ed25519PublicJwk[]> {
+    const cacheKey = `keydir:${origin}`;
+    const cached = await this.deps.kv.get(cacheKey, this.deps.clock.now()).catch(() => null);
+    if (cached) return JSON.parse(cached) as Ed25519PublicJwk[];
+    let res;
+    try {
+      res = await safeFetch(`${origin}${DIRECTORY_PATH}`, { headers: { accept: 'application/http-message-signatures-directory+json, application/json' } }, this.deps.fetch);
+    } catch (err) {
+      throw new DirectoryUnavailable(`the key directory of ${origin} could not be read: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (res.status !== 200) throw new DirectoryUnavailable(`the key directory of ${origin} answered ${res.status}`);
+    let body: unknown;
+    try {
+      body = JSON.parse(res.text());
+    } catch {
+      throw new DirectoryUnavailable(`the key directory of ${origin} is not JSON`);
+    }
+    const list = (body as { keys?: unknown } | null)?.keys;
+    if (!Array.isArray(list)) throw new DirectoryUnavailable(`the key directory of ${origin} is not a JWKS ({"keys": [...]})`);
+    const keys = list
+      .slice(0, 100)
+      .map((k) => readPublicJwk(k))
+      .flatMap((r) => ('jwk' in r ? [r.jwk] : []));
+    const ttl = cacheSeconds(res.headers['cache-control'], this.deps.maxCacheSeconds);
+    if (ttl > 0) await this.deps.kv.set(cacheKey, JSON.stringify(keys), ttl * 1000, this.deps.clock.now()).catch(() => undefined);
+    return keys;
+  }
+}
