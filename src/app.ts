@@ -23,6 +23,9 @@ import { registerSystemRoutes } from './http/routes/system.js';
 import { registerTopicRoutes } from './http/routes/topics.js';
 import { registerAdminRoutes } from './http/routes/admin.js';
 import { registerServerRoutes } from './http/routes/servers.js';
+import { registerKeyRoutes } from './http/routes/keys.js';
+import { signatures } from './http/middleware/signature.js';
+import { KeyDirectory } from './identity/key-directory.js';
 import { renderErrorPage } from './html/pages/error-page.js';
 import type { Kv } from './ports/kv.js';
 import type { Store } from './ports/store.js';
@@ -71,18 +74,30 @@ export function createApp(services: AppServices): Hono<AppEnv> {
 
   app.use(cors('GET, HEAD, POST, DELETE'));
 
+  const directory = new KeyDirectory({
+    kv,
+    clock,
+    maxCacheSeconds: config.signatures.directoryMaxCacheSeconds,
+    fetch: { allowPrivateNetwork: config.allowPrivateNetwork, timeoutMs: config.signatures.directoryTimeoutMs, maxBytes: config.signatures.directoryMaxBytes },
+  });
+  // Before rate limiting: signed callers are limited per author, not per address.
+  app.use(signatures({ identity: services.store.identity, directory, clock, config }));
+
   app.use(
     rateLimit({
       kv,
       clock,
       policyFor(c) {
         if (UNLIMITED.has(c.req.path) || c.req.method === 'OPTIONS') return null;
-        const key = clientAddress(c, config.trustProxy);
+        const author = c.get('signature')?.keyid;
+        const key = author ? `author:${author}` : clientAddress(c, config.trustProxy);
         const { rateLimits: r } = config;
         if (c.req.method === 'GET' || c.req.method === 'HEAD') {
           return { policy: { name: 'reads', limit: r.reads, windowSeconds: r.readWindowSeconds }, key };
         }
-        return { policy: { name: 'writes', limit: r.anonWrites, windowSeconds: r.writeWindowSeconds }, key };
+        return author
+          ? { policy: { name: 'signed-writes', limit: r.signedWrites, windowSeconds: r.writeWindowSeconds }, key }
+          : { policy: { name: 'writes', limit: r.anonWrites, windowSeconds: r.writeWindowSeconds }, key };
       },
       onKvError: (err) => log.warn({ err }, 'kv store failed; request served without rate limiting'),
     }),
@@ -94,6 +109,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   registerSearchRoutes(router, services);
   registerAdminRoutes(router, services);
   registerServerRoutes(router, services);
+  registerKeyRoutes(router, services);
 
   const problem = (c: Context<AppEnv>, code: ErrorCode, detail?: string, err?: DomainError) => {
     const body = problemBody(code, c.get('baseUrl') ?? '', detail, err?.errors);

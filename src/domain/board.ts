@@ -17,6 +17,7 @@ import { resolveExpiry } from './lifetimes.js';
 import type { Actor, LiveCriteria, Page, PageResult, StoredObject, VoteKind } from './model.js';
 import { toPage } from './paging.js';
 import type { Clock, Ids } from './ports.js';
+import { isReputable } from './reputation.js';
 import { stateOf } from './state.js';
 import type { TopicCount } from '../ports/store.js';
 
@@ -185,7 +186,16 @@ export class Board {
       live,
     );
     if (!outcome) throw notFound(`No object ${id}.`);
+    if (outcome.changed && target.author) await this.#updateReputation(target.author.id);
     return outcome;
+  }
+
+  /** Re-derives `reputable` for an author from the votes on their objects (kept current as votes arrive). */
+  async #updateReputation(authorId: string): Promise<void> {
+    const rule = this.deps.limits.reputation;
+    const now = this.deps.clock.now();
+    const stats = await this.deps.store.identity.authorVoteStats(authorId, now - rule.windowDays * 86_400_000);
+    await this.deps.store.identity.setReputable(authorId, isReputable(stats, rule), now);
   }
 
   /** The author withdraws their own live or disputed object; final. */

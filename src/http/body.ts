@@ -6,12 +6,17 @@ import { DomainError } from '../domain/errors.js';
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
-export async function readJsonBody(req: Request, maxBytes: number, opts: { optional?: boolean } = {}): Promise<unknown> {
+/** The raw body, counted on the stream and refused past `maxBytes` (Content-Length is not trusted). */
+export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  const bytes = await readCapped(req, maxBytes);
+  return readCapped(req, maxBytes);
+}
+
+/** Parses body bytes already read (a signed request's body is read once, for its digest). */
+export function parseJsonBody(bytes: Uint8Array, contentType: string | null, opts: { optional?: boolean } = {}): unknown {
   if (bytes.length === 0 && opts.optional) return undefined;
-  const type = req.headers.get('content-type') ?? '';
+  const type = contentType ?? '';
   if (!JSON_TYPE.test(type)) {
     throw new DomainError('unsupported-media-type', `Send the body as JSON with Content-Type: application/json${type ? ` (got ${type.slice(0, 100)})` : ''}.`);
   }

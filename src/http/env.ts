@@ -1,5 +1,6 @@
 /** The Hono environment of this app: what middleware hands to handlers. */
 import type { Actor } from '../domain/model.js';
+import type { VerifiedSignature } from '../identity/verify.js';
 
 export interface AppEnv {
   Variables: {
@@ -10,5 +11,9 @@ export interface AppEnv {
     actor: Actor;
     /** Set by routes that render HTML for browsers, so their errors render as pages too. */
     htmlPage: boolean;
+    /** A signed request's verified signature (middleware/signature.ts). */
+    signature: VerifiedSignature;
+    /** The body, when the signature middleware already read it for its digest. */
+    rawBody: Uint8Array;
   };
 }

@@ -8,6 +8,7 @@
  */
 import type { ObjectType, RootType } from '../config.js';
 import type { AuthorRef, LiveCriteria, StoredObject, VoteKind } from '../domain/model.js';
+import type { IdentityStore } from './identity-store.js';
 import type { RegistryStore } from './registry-store.js';
 
 export interface NewObject {
@@ -122,6 +123,8 @@ export interface Store {
   readonly capabilities: StoreCapabilities;
   /** MCP registry records: servers, probe verdicts, tools, history. */
   readonly registry: RegistryStore;
+  /** Registered keys and authors' reputation. */
+  readonly identity: IdentityStore;
 
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;

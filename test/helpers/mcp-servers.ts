@@ -5,7 +5,6 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import {
   McpServer as ModernMcpServer,
   OAuthError,
@@ -17,41 +16,15 @@ import {
 import { McpServer as LegacyMcpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
+import { closeServer, serveFetch, type Running } from './http-server.js';
 
-export interface Running {
-  url: string;
-  origin: string;
-  /** Requests received, by method and path. */
-  hits: string[];
-  close(): Promise<void>;
-}
+export type { Running } from './http-server.js';
 
 export interface ToolSpec {
   name: string;
   title?: string;
   description: string;
   input: z.ZodObject;
-}
-
-/** Serves a fetch-style handler on 127.0.0.1. */
-export async function serveFetch(handler: (req: Request) => Promise<Response> | Response, path = '/mcp'): Promise<Running> {
-  const hits: string[] = [];
-  const server = serve({
-    fetch: (req: Request) => {
-      hits.push(`${req.method} ${new URL(req.url).pathname}`);
-      return handler(req);
-    },
-    port: 0,
-    hostname: '127.0.0.1',
-  }) as http.Server;
-  await new Promise((resolve) => server.once('listening', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url: `${origin}${path}`, origin, hits, close: () => closeServer(server) };
-}
-
-function closeServer(server: http.Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
 }
 
 /** A stateless 2026-07-28 server (SDK v2, legacy traffic rejected); its tools are read on every request. */

@@ -517,6 +517,47 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       });
     });
 
+    describe('identity', () => {
+      it('registers a key once and reads it back', async () => {
+        expect(await store.identity.registerKey('kid-1', '{"x":"a"}', clock.now())).toBe(true);
+        expect(await store.identity.registerKey('kid-1', '{"x":"b"}', clock.now())).toBe(false);
+        expect(await store.identity.getKey('kid-1')).toBe('{"x":"a"}');
+        expect(await store.identity.getKey('kid-2')).toBeNull();
+      });
+
+      it('counts votes by other voters on an author’s objects within the window', async () => {
+        const author = { id: 'author-a', trustLevel: 'signed' as const, domain: null };
+        const a1 = await insert({ author });
+        const a2 = await insert({ author });
+        const other = await insert();
+        const vote = (objectId: string, voterId: string, kind: 'verify' | 'contradict') =>
+          store.castVote({ objectId, voterId, kind, note: null, evidenceUrl: null }, live());
+        await vote(a1.id, 'v1', 'verify');
+        await vote(a2.id, 'v1', 'verify');
+        await vote(a1.id, 'v2', 'verify');
+        await vote(a2.id, 'v3', 'contradict');
+        await vote(other.id, 'v4', 'verify');
+        expect(await store.identity.authorVoteStats('author-a', clock.now() - DAY)).toEqual({ verifications: 3, verifiers: 2, contradictions: 1 });
+        clock.advance(10 * DAY);
+        await vote(a1.id, 'v5', 'verify');
+        expect(await store.identity.authorVoteStats('author-a', clock.now() - DAY)).toEqual({ verifications: 1, verifiers: 1, contradictions: 0 });
+      });
+
+      it('shows reputable on an author’s objects, old and new, and the signed trust again after', async () => {
+        const author = { id: 'author-r', trustLevel: 'domain-verified' as const, domain: 'agent.example' };
+        const before = await insert({ author });
+        expect(await store.identity.setReputable('author-r', true, clock.now())).toBe(true);
+        expect(await store.identity.setReputable('author-r', true, clock.now())).toBe(false);
+        expect(await store.identity.isReputable('author-r')).toBe(true);
+        expect((await store.getObject(before.id, live()))!.author).toEqual({ id: 'author-r', trustLevel: 'reputable', domain: 'agent.example' });
+        const after = await insert({ author });
+        expect(after.author?.trustLevel).toBe('reputable');
+        expect(await store.identity.setReputable('author-r', false, clock.now())).toBe(true);
+        expect((await store.getObject(after.id, live()))!.author?.trustLevel).toBe('domain-verified');
+        expect(await store.identity.isReputable('author-r')).toBe(false);
+      });
+    });
+
     it('keeps the first value of a setting', async () => {
       expect(await store.getSetting('k')).toBeNull();
       expect(await store.initSetting('k', 'one')).toBe('one');

@@ -13,10 +13,9 @@ import {
   ObjectListEnvelope,
   VoteBody,
 } from '../../schemas/resources.js';
-import { readJsonBody } from '../body.js';
 import { IdParams, ListQuery, PageQuery } from '../query.js';
 import type { Router } from '../router.js';
-import { actorOf, htmlOrJson, htmlRequested, jsonContent, meta, parseParams, parseQuery, presenter, problemResponses, type Ctx } from './shared.js';
+import { actorOf, htmlOrJson, jsonBody, htmlRequested, jsonContent, meta, parseParams, parseQuery, presenter, problemResponses, type Ctx } from './shared.js';
 
 const DEFAULT_PAGE = 20;
 
@@ -28,7 +27,7 @@ const PUBLISH: { path: string; type: RootType; body: typeof CreateObjectBody | t
 ];
 
 export function registerObjectRoutes(router: Router, s: AppServices): void {
-  const { board, config } = s;
+  const { board } = s;
 
   /** 201 with Location for a new object, 200 with `deduplicated: true` for an identical live one. */
   const published = (c: Ctx, r: { object: Parameters<ReturnType<typeof presenter>>[0]; created: boolean }) => {
@@ -51,7 +50,7 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
           ...problemResponses(400, 413, 415, 429),
         },
       },
-      async (c) => published(c, await board.publish(p.type, await readJsonBody(c.req.raw, config.maxBodyBytes), actorOf(c, s))),
+      async (c) => published(c, await board.publish(p.type, await jsonBody(c, s), actorOf(c, s))),
     );
   }
 
@@ -133,7 +132,7 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
     },
     async (c) => {
       const { id } = parseParams(c, IdParams);
-      const body = await readJsonBody(c.req.raw, config.maxBodyBytes);
+      const body = await jsonBody(c, s);
       return published(c, await board.reply(id, body, actorOf(c, s)));
     },
   );
@@ -152,7 +151,7 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
       },
       async (c) => {
         const { id } = parseParams(c, IdParams);
-        const body = await readJsonBody(c.req.raw, config.maxBodyBytes, { optional: true });
+        const body = await jsonBody(c, s, { optional: true });
         const r = await board.vote(id, kind, body, actorOf(c, s));
         return c.json({ object: presenter(c, s)(r.object), ...(r.changed ? {} : { deduplicated: true }), meta: meta(c) });
       },

@@ -9,6 +9,7 @@ import { parseOrThrow } from '../../schemas/parse.js';
 import { Problem } from '../../schemas/resources.js';
 import type { AppEnv } from '../env.js';
 import { buildMeta } from '../meta.js';
+import { parseJsonBody, readBodyBytes } from '../body.js';
 import { wantsHtml } from '../negotiate.js';
 import { PROBLEMS, PROBLEM_MEDIA_TYPE } from '../problem.js';
 
@@ -45,6 +46,12 @@ export function actorOf(c: Ctx, s: AppServices): Actor {
     c.set('actor', actor);
   }
   return actor;
+}
+
+/** The JSON body: the bytes the signature middleware read, else read now (capped). */
+export async function jsonBody(c: Ctx, s: AppServices, opts: { optional?: boolean } = {}): Promise<unknown> {
+  const bytes = c.get('rawBody') ?? (await readBodyBytes(c.req.raw, s.config.maxBodyBytes));
+  return parseJsonBody(bytes, c.req.header('content-type') ?? null, opts);
 }
 
 /** Marks the request as a browser page when it asks for HTML; returns whether it did. */

@@ -194,4 +194,21 @@ CREATE TABLE registry_events (
 CREATE INDEX registry_events_server ON registry_events (server_name, seq);
 `,
   },
+  {
+    version: 7,
+    name: 'keys, reputable authors, base trust of authored objects',
+    sql: `
+CREATE TABLE keys (
+  keyid TEXT PRIMARY KEY,
+  jwk TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE reputable_authors (
+  author_id TEXT PRIMARY KEY,
+  since INTEGER NOT NULL
+);
+ALTER TABLE objects ADD COLUMN author_base_trust TEXT;
+UPDATE objects SET author_base_trust = author_trust WHERE author_id IS NOT NULL;
+`,
+  },
 ];

@@ -24,9 +24,11 @@ import type {
   VoteInput,
   VoteOutcome,
 } from '../../ports/store.js';
+import type { IdentityStore } from '../../ports/identity-store.js';
 import type { RegistryStore } from '../../ports/registry-store.js';
 import { mapBusyErrors } from './busy.js';
 import { migrations } from './migrations.js';
+import { SqliteIdentity } from './sqlite-identity.js';
 import { SqliteRegistry } from './sqlite-registry.js';
 
 interface ObjectRow {
@@ -104,6 +106,7 @@ function inList(prefix: string, values: readonly string[]): { sql: string; param
 export class SqliteStore implements Store {
   readonly capabilities: StoreCapabilities;
   readonly registry: RegistryStore;
+  readonly identity: IdentityStore;
   readonly #db: Database.Database;
   /** Prepared statements by SQL text: preparing costs more than running these short queries. */
   readonly #statements = new Map<string, Database.Statement>();
@@ -129,6 +132,7 @@ export class SqliteStore implements Store {
     }
     this.capabilities = { fullText: 'fts5', vectors };
     this.registry = mapBusyErrors(new SqliteRegistry(this.#db, (text) => this.#sql(text)));
+    this.identity = mapBusyErrors(new SqliteIdentity(this.#db, (text) => this.#sql(text)));
     // A constructor may return another object: callers get the wrapped instance.
     return mapBusyErrors(this);
   }
@@ -352,11 +356,12 @@ export class SqliteStore implements Store {
   #insertRow(o: NewObject, hidden: boolean, withdrawn: boolean): void {
     this.#sql(
       `INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
-         author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count, hidden, withdrawn,
-         injection, dedupe_key)
-       VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
-         @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions, @hidden, @withdrawn,
-         @injection, @dedupeKey)`,
+         author_base_trust, author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
+         hidden, withdrawn, injection, dedupe_key)
+       VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId,
+         CASE WHEN EXISTS (SELECT 1 FROM reputable_authors WHERE author_id = @authorId) THEN 'reputable' ELSE @authorTrust END,
+         @authorTrust, @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
+         @hidden, @withdrawn, @injection, @dedupeKey)`,
     ).run({
       id: o.id,
       type: o.type,

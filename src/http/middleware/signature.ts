@@ -1,0 +1,64 @@
+/**
+ * Signed requests (decisions.md, Identity and trust): any request carrying `Signature-Input` or
+ * `Signature` must verify, or it is refused with a 401 problem saying why — never served as
+ * anonymous. A verified request acts as its key's author (and votes as that author).
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { Config } from '../../config.js';
+import { DomainError } from '../../domain/errors.js';
+import type { Clock } from '../../domain/ports.js';
+import { readPublicJwk, thumbprint, type Ed25519PublicJwk } from '../../identity/jwk.js';
+import { DirectoryUnavailable, type KeyDirectory } from '../../identity/key-directory.js';
+import { isSigned, verifySignedRequest, type KeySource } from '../../identity/verify.js';
+import type { IdentityStore } from '../../ports/identity-store.js';
+import { readBodyBytes } from '../body.js';
+import type { AppEnv } from '../env.js';
+
+export interface SignatureDeps {
+  identity: IdentityStore;
+  directory: KeyDirectory;
+  clock: Clock;
+  config: Config;
+}
+
+/** POST /keys is signed by the key it registers, which is not known yet: the body offers it. */
+function offeredKey(path: string, method: string, body: Uint8Array): KeySource['offered'] {
+  if (method !== 'POST' || path !== '/keys') return undefined;
+  return (keyid) => {
+    try {
+      const read = readPublicJwk((JSON.parse(new TextDecoder().decode(body)) as { jwk?: unknown }).jwk);
+      return 'jwk' in read && thumbprint(read.jwk) === keyid ? read.jwk : null;
+    } catch {
+      return null;
+    }
+  };
+}
+
+export function signatures({ identity, directory, clock, config }: SignatureDeps): MiddlewareHandler<AppEnv> {
+  return async function signatureMiddleware(c, next) {
+    const headers: Record<string, string> = {};
+    c.req.raw.headers.forEach((value, name) => (headers[name] = value));
+    if (!isSigned(headers)) return next();
+    const body = await readBodyBytes(c.req.raw, config.maxBodyBytes);
+    c.set('rawBody', body);
+    const url = new URL(c.req.url);
+    const offered = offeredKey(url.pathname, c.req.method, body);
+    const keys: KeySource = {
+      async registered(keyid) {
+        const stored = await identity.getKey(keyid);
+        return stored ? (JSON.parse(stored) as Ed25519PublicJwk) : null;
+      },
+      directory: (origin) => directory.keys(origin),
+      ...(offered ? { offered } : {}),
+    };
+    const verified = await verifySignedRequest({ method: c.req.method, url: `${c.get('baseUrl')}${url.pathname}${url.search}`, headers, body }, keys, {
+      nowSeconds: Math.floor(clock.now() / 1000),
+      skewSeconds: config.signatures.skewSeconds,
+      allowHttpAgents: config.allowPrivateNetwork,
+      directoryError: (err) => (err instanceof DirectoryUnavailable ? new DomainError('key-directory-unavailable', `${err.message}.`) : null),
+    });
+    c.set('signature', verified);
+    c.set('actor', { author: { id: verified.keyid, trustLevel: verified.trustLevel, domain: verified.domain }, voterId: verified.keyid });
+    await next();
+  };
+}

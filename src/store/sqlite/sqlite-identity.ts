@@ -1,0 +1,51 @@
+/** The identity half of the SQLite store: keys and reputable authors (migration 7). */
+import type Database from 'better-sqlite3';
+import type { AuthorVoteStats } from '../../domain/reputation.js';
+import type { IdentityStore } from '../../ports/identity-store.js';
+
+export class SqliteIdentity implements IdentityStore {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly sql: (text: string) => Database.Statement,
+  ) {}
+
+  async registerKey(keyid: string, jwk: string, now: number): Promise<boolean> {
+    return this.sql('INSERT OR IGNORE INTO keys (keyid, jwk, created_at) VALUES (?, ?, ?)').run(keyid, jwk, now).changes === 1;
+  }
+
+  async getKey(keyid: string): Promise<string | null> {
+    return (this.sql('SELECT jwk FROM keys WHERE keyid = ?').get(keyid) as { jwk: string } | undefined)?.jwk ?? null;
+  }
+
+  async authorVoteStats(authorId: string, since: number): Promise<AuthorVoteStats> {
+    const row = this.sql(
+      `SELECT coalesce(sum(v.kind = 'verify'), 0) AS verifications,
+              count(DISTINCT CASE WHEN v.kind = 'verify' THEN v.voter_id END) AS verifiers,
+              coalesce(sum(v.kind = 'contradict'), 0) AS contradictions
+       FROM objects o JOIN votes v ON v.object_id = o.id
+       WHERE o.author_id = @author AND v.voter_id <> @author AND v.updated_at >= @since`,
+    ).get({ author: authorId, since }) as AuthorVoteStats;
+    return { verifications: row.verifications, verifiers: row.verifiers, contradictions: row.contradictions };
+  }
+
+  async setReputable(authorId: string, reputable: boolean, now: number): Promise<boolean> {
+    return this.db
+      .transaction(() => {
+        const changed = reputable
+          ? this.sql('INSERT OR IGNORE INTO reputable_authors (author_id, since) VALUES (?, ?)').run(authorId, now).changes === 1
+          : this.sql('DELETE FROM reputable_authors WHERE author_id = ?').run(authorId).changes === 1;
+        if (changed) {
+          this.sql(`UPDATE objects SET author_trust = CASE WHEN @reputable THEN 'reputable' ELSE author_base_trust END WHERE author_id = @author`).run({
+            reputable: reputable ? 1 : 0,
+            author: authorId,
+          });
+        }
+        return changed;
+      })
+      .immediate();
+  }
+
+  async isReputable(authorId: string): Promise<boolean> {
+    return this.sql('SELECT 1 FROM reputable_authors WHERE author_id = ?').get(authorId) !== undefined;
+  }
+}
