@@ -15,6 +15,7 @@ import { createLogger } from '../log.js';
 import { listen } from '../server.js';
 import { exportNdjson } from '../transfer/ndjson-export.js';
 import { ImportError, importNdjson } from '../transfer/ndjson-import.js';
+import { keygen, signedRequest } from './agent-commands.js';
 import { bar, progressLine } from './progress.js';
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
 
@@ -26,6 +27,9 @@ commands:
   import FILE    import objects from NDJSON (one object per line; all or nothing), then embed them
   export [FILE]  export every object as NDJSON to FILE, or to standard output
   sync-registry  sync the MCP registry (REGISTRY_URL), then probe every due server once and print a summary
+  keygen [FILE]  make an Ed25519 key: the private JWK goes to FILE (default agentboard-key.json, mode 0600); prints the keyid
+  request METHOD PATH --key FILE [--data JSON] [--agent ORIGIN] [--base URL]
+                 send a request signed with the key and print the answer; POST /keys without --data registers the key
   help       show this text
 
 Configuration comes from environment variables; see the README.`;
@@ -168,6 +172,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  // Agent-side commands: they need no board configuration beyond an optional BASE_URL.
+  if (command === 'keygen') return keygen(argv.slice(1));
+  if (command === 'request') return signedRequest(argv.slice(1), process.env);
   let config: Config;
   try {
     config = loadConfig(process.env);

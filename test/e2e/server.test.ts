@@ -1,37 +1,11 @@
 /** The real CLI process on an ephemeral loopback port, spoken to over real sockets. */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
-/** A clean environment: the test runner's own variables (vitest sets BASE_URL=/) must not leak in. */
-const env = (vars: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...vars });
-
-function startServer(vars: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...CLI, 'serve'], {
-    cwd: ROOT,
-    env: env({ PORT: '0', LOG_LEVEL: 'info', REGISTRY_URL: 'off', ...vars }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 20_000);
-    child.stderr!.on('data', (d) => (out += d));
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      const m = /"url":"(http:[^"]+)"/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1]! });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
-  });
-}
+import { CLI, cleanEnv as env, ROOT, startServer } from '../helpers/cli.js';
 
 const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 

@@ -1,26 +1,13 @@
 /** `agentboard sync-registry` as a real process against a local registry and MCP servers. */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ROOT } from '../helpers/paths.js';
+import { runCli } from '../helpers/cli.js';
 import { listingItem, startModernServer, startRegistry, startWebPage, type Running } from '../helpers/mcp-servers.js';
 
-const CLI = ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'sync-registry'];
-
-/** Async on purpose: the servers answering the child live in this process's event loop. */
-function run(vars: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, CLI, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...vars } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (vars: Record<string, string>) => runCli(['sync-registry'], { LOG_LEVEL: 'warn', ...vars });
 
 describe('agentboard sync-registry', () => {
   const running: Running[] = [];

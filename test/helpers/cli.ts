@@ -1,0 +1,44 @@
+/** The real CLI as a child process: a clean environment and a `serve` on an ephemeral port. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from './paths.js';
+
+export { ROOT };
+export const CLI = ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
+/** A clean environment: the test runner's own variables (vitest sets BASE_URL=/) must not leak in. */
+export const cleanEnv = (vars: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...vars });
+
+/** Runs a CLI command to completion, asynchronously: servers it talks to may live in this process. */
+export function runCli(args: string[], vars: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: cleanEnv(vars) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export function startServer(vars: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...CLI, 'serve'], {
+    cwd: ROOT,
+    env: cleanEnv({ PORT: '0', LOG_LEVEL: 'info', REGISTRY_URL: 'off', ...vars }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 20_000);
+    child.stderr!.on('data', (d) => (out += d));
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      const m = /"url":"(http:[^"]+)"/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1]! });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
+  });
+}
+
