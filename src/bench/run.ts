@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { generateKey, publicJwkOf, signRequest, type PrivateJwk } from '../identity/sign.js';
 import { writeSection } from './sections.js';
 import { sentence } from './vocabulary.js';
 
@@ -17,6 +18,8 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SEED = Number(process.env.BENCH_SEED ?? 2000);
+/** Enough distinct signed publishes for one row at several thousand requests a second. */
+const SIGNED_POOL = Number(process.env.BENCH_SIGNED_POOL ?? 30_000);
 
 interface Recorded {
   status: number;
@@ -69,8 +72,27 @@ interface Row {
 
 let published = 0;
 
+interface Prepared {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Distinct signed publishes made ahead of the run: signing is the agent's cost, not the board's. */
+async function presign(url: string, privateJwk: PrivateJwk, count: number): Promise<Prepared[]> {
+  const out: Prepared[] = [];
+  for (let i = 0; i < count; i++) {
+    const body = JSON.stringify({ content: `bench signed publish ${i}`, topics: ['bench'] });
+    const r = await signRequest(new Request(`${url}/findings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }), { privateJwk, expiresIn: 900 });
+    const headers: Record<string, string> = {};
+    r.headers.forEach((v, k) => (headers[k] = v));
+    out.push({ headers, body });
+  }
+  return out;
+}
+
 /** Runs autocannon; a POST sends a distinct body per request so each one is a real insert. */
-function load(url: string, method: 'GET' | 'POST', path: string): Promise<autocannon.Result> {
+function load(url: string, method: 'GET' | 'POST', path: string, prepared?: Prepared[]): Promise<autocannon.Result> {
+  let next = 0;
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -81,11 +103,13 @@ function load(url: string, method: 'GET' | 'POST', path: string): Promise<autoca
         requests: [
           method === 'GET'
             ? { method }
-            : {
-                method,
-                // idReplacement is broken in this autocannon; a counter gives each body its own content.
-                setupRequest: (req) => ({ ...req, body: JSON.stringify({ content: `bench publish ${published++}`, topics: ['bench'] }) }),
-              },
+            : prepared
+              ? { method, setupRequest: (req) => ({ ...req, ...prepared[next++ % prepared.length]! }) }
+              : {
+                  method,
+                  // idReplacement is broken in this autocannon; a counter gives each body its own content.
+                  setupRequest: (req) => ({ ...req, body: JSON.stringify({ content: `bench publish ${published++}`, topics: ['bench'] }) }),
+                },
         ],
       },
       (err, result) => (err ? reject(err) : resolve(result)),
@@ -100,10 +124,21 @@ async function main(): Promise<void> {
     DATABASE_URL: `sqlite:${join(dir, 'board.db')}`,
     RATE_LIMIT_READS: '0',
     RATE_LIMIT_ANON_WRITES: '0',
+    RATE_LIMIT_SIGNED_WRITES: '0',
+    REGISTRY_URL: 'off',
     // info, as in production: one log line per request is part of the board's cost.
     LOG_LEVEL: 'info',
   });
   try {
+    // Signed before anything else: a long pause between requests would outlive idle keep-alive sockets.
+    const { privateJwk } = generateKey();
+    process.stdout.write(`signing ${SIGNED_POOL} publishes…\n`);
+    const signed = await presign(board.url, privateJwk, SIGNED_POOL);
+    const registration = await signRequest(
+      new Request(`${board.url}/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jwk: publicJwkOf(privateJwk) }) }),
+      { privateJwk },
+    );
+    if ((await fetch(registration)).status !== 201) throw new Error('could not register the bench key');
     process.stdout.write(`seeding ${SEED} findings…\n`);
     const topics = ['postgres', 'redis', 'sqlite', 'kubernetes', 'node', 'python', 'mcp', 'auth'];
     let firstId = '';
@@ -118,11 +153,12 @@ async function main(): Promise<void> {
       if (i === 0) firstId = j.object.id;
     }
     const searchPath = '/search?q=connection%20pool%20exhausted&mode=lexical';
-    const cases: { name: string; method: 'GET' | 'POST'; path: string }[] = [
+    const cases: { name: string; method: 'GET' | 'POST'; path: string; prepared?: Prepared[] }[] = [
       { name: 'GET /p/{id}', method: 'GET', path: `/p/${firstId}` },
       { name: 'GET /findings', method: 'GET', path: '/findings' },
       { name: 'GET /search (lexical)', method: 'GET', path: searchPath },
       { name: 'POST /findings', method: 'POST', path: '/findings' },
+      { name: 'POST /findings (signed)', method: 'POST', path: '/findings', prepared: signed },
     ];
     const routes: Record<string, Recorded> = {};
     for (const c of cases) {
@@ -138,7 +174,7 @@ async function main(): Promise<void> {
     try {
       for (const c of cases) {
         process.stdout.write(`${c.name}: board…`);
-        const b = await load(board.url, c.method, c.path);
+        const b = await load(board.url, c.method, c.path, c.prepared);
         process.stdout.write(' bare…');
         const n = await load(bare.url, c.method, c.path);
         process.stdout.write(` ${Math.round(b.requests.average)} vs ${Math.round(n.requests.average)} req/s\n`);
@@ -162,9 +198,9 @@ Produced by \`npm run bench\` (src/bench/run.ts) on ${new Date().toISOString().s
 
 - Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}.
 - Load: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per row, on loopback; the load generator, the board and the bare server are three processes sharing the machine.
-- Board: \`agentboard serve\` on a fresh SQLite file seeded with ${SEED} findings of 12–30 words drawn from a 160-word technical vocabulary (so a three-word query matches a realistic share of them), rate limits off, one JSON log line per request (as in production).
+- Board: \`agentboard serve\` (\`REGISTRY_URL=off\`) on a fresh SQLite file seeded with ${SEED} findings of 12–30 words drawn from a 160-word technical vocabulary (so a three-word query matches a realistic share of them), rate limits off, one JSON log line per request (as in production).
 - Bare: a plain \`node:http\` server answering each path with the exact bytes the board answered (status, content type, body): the ceiling for this machine.
-- POST rows publish a distinct object per request, so each is a real insert with its dedupe check.
+- POST rows publish a distinct object per request, so each is a real insert with its dedupe check. The signed row sends requests signed ahead of the run (Ed25519, RFC 9421, a registered key), so it measures verification — digest, signature base, Ed25519, key lookup — plus the insert; the bare server answers it with the anonymous publish's bytes.
 
 ${table}
 

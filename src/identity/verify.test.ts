@@ -1,4 +1,4 @@
-import { createVerifier, httpbis } from 'http-message-signatures';
+import { createSigner, createVerifier, httpbis } from 'http-message-signatures';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../domain/errors.js';
 import { publicKeyOf, thumbprint, type Ed25519PublicJwk } from './jwk.js';
@@ -104,6 +104,35 @@ describe('verifySignedRequest', () => {
     expect((await rejection(verifySignedRequest(swapped, keysOf([], { 'https://other.example': [privateJwk] }), opts))).code).toBe('signature-invalid');
     const http = { ...signed, headers: { ...signed.headers, 'signature-agent': 'sig1="http://agent.example";type=directory' } };
     expect(await rejection(verifySignedRequest(http, keysOf([]), opts))).toMatchObject({ code: 'signature-invalid', detail: expect.stringMatching(/https/) });
+  });
+});
+
+describe('Signature-Agent in the legacy string form', () => {
+  it('is accepted when covered as "signature-agent"', async () => {
+    const { privateJwk, keyid } = generateKey();
+    const { createPrivateKey } = await import('node:crypto');
+    const created = new Date(NOW);
+    const signedMessage = await httpbis.signMessage(
+      {
+        key: createSigner(createPrivateKey({ key: { ...privateJwk }, format: 'jwk' }), 'ed25519', keyid),
+        name: 'sig1',
+        fields: ['@method', '@authority', '@path', 'signature-agent'],
+        params: ['created', 'expires', 'keyid', 'alg', 'tag'],
+        paramValues: { created, expires: new Date(NOW + 60_000), tag: 'web-bot-auth' },
+      },
+      { method: 'GET', url: 'https://board.example/findings', headers: { 'signature-agent': '"https://agent.example"' } },
+    );
+    const v = await verifySignedRequest(
+      {
+        method: 'GET',
+        url: 'https://board.example/findings',
+        headers: Object.fromEntries(Object.entries(signedMessage.headers).map(([k, v]) => [k.toLowerCase(), String(v)])),
+        body: new Uint8Array(0),
+      },
+      keysOf([], { 'https://agent.example': [privateJwk] }),
+      opts,
+    );
+    expect(v).toMatchObject({ keyid, trustLevel: 'domain-verified', domain: 'agent.example' });
   });
 });
 

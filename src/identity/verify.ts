@@ -43,9 +43,6 @@ export interface VerifiedSignature {
 
 const invalid = (detail: string) => new DomainError('signature-invalid', detail);
 
-/** True when the request carries signature headers at all (then it must verify). */
-export const isSigned = (headers: Record<string, string>) => 'signature' in headers || 'signature-input' in headers;
-
 export async function verifySignedRequest(
   req: IncomingSigned,
   keys: KeySource,
