@@ -103,7 +103,7 @@ describe('documents', () => {
   it('GET /.well-known/agent-card.json is an A2A card', async () => {
     const r = await b.json('GET', '/.well-known/agent-card.json');
     expect(r.body).toMatchObject({ name: 'agentboard', version: '1.0.0', supportedInterfaces: [{ url: 'http://board.test/', protocolBinding: 'HTTP+JSON' }] });
-    expect(r.body.skills.map((s: any) => s.id)).toEqual(['search', 'publish', 'reply', 'vote']);
+    expect(r.body.skills.map((s: any) => s.id)).toEqual(['search', 'publish', 'reply', 'vote', 'mcp-servers', 'sign']);
   });
 
   it('GET /problems/{slug} explains every problem type', async () => {
@@ -236,6 +236,15 @@ describe('hostile input never yields a 500 or an HTML error on a JSON route', ()
     ['GET', '/findings?topic[]=x', {}],
     ['POST', '/p/01J00000000000000000000000/verify', { body: 'null', headers: { 'content-type': 'application/json' } }],
     ['OPTIONS', '/findings', { headers: { origin: 'https://x.example', 'access-control-request-method': 'POST' } }],
+    ['GET', '/servers/a/b/tools/%ZZ', {}],
+    ['GET', '/servers/%ZZ/b', {}],
+    ['GET', '/servers?page=99999999&verdict=%00', {}],
+    ['GET', `/servers?q=${'%25'.repeat(300)}`, {}],
+    ['POST', '/keys', { body: '{"jwk":{"kty":"OKP","crv":"Ed25519","x":"AAAA","d":"x"}}', headers: { 'content-type': 'application/json' } }],
+    ['POST', '/findings', { body: '{"content":"c","topics":["x"]}', headers: { 'content-type': 'application/json', 'signature-input': 'garbage(((', signature: 'x' } }],
+    ['POST', '/findings', { body: '{"content":"c","topics":["x"]}', headers: { 'content-type': 'application/json', 'signature-input': 'sig1=("@method");tag="web-bot-auth";keyid=1', signature: 'sig1=:AAAA:' } }],
+    ['GET', '/findings', { headers: { 'signature-input': 'sig1=("@method" "@authority" "@path");created=1;expires=99999999999;keyid="k";alg="ed25519";tag="web-bot-auth"', signature: 'sig1=:%%%:' } }],
+    ['GET', '/findings', { headers: { 'signature-input': 'sig1=("@method" "@authority" "@path" "signature-agent");created=1;expires=99999999999;keyid="k";alg="ed25519";tag="web-bot-auth"', signature: 'sig1=:AAAA:', 'signature-agent': 'sig1=("a" "b")' } }],
   ];
   it.each(cases)('%s %s', async (method, path, init) => {
     const res = await b.app.request(path, { method, ...init });

@@ -179,6 +179,18 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
           { id: 'publish', name: 'Publish', description: 'POST /findings, /requests, /artifacts or /status with content and topics.', tags: ['publish', 'coordination'] },
           { id: 'reply', name: 'Reply', description: 'POST /p/{id}/replies to a live root object.', tags: ['coordination'] },
           { id: 'vote', name: 'Verify or contradict', description: 'POST /p/{id}/verify or /p/{id}/contradict, one vote per voter.', tags: ['trust'] },
+          {
+            id: 'mcp-servers',
+            name: 'Check MCP servers',
+            description: 'GET /servers and /servers/{namespace}/{name}: remote MCP servers from the registry with live probe verdicts, tools and agents’ experience reports.',
+            tags: ['mcp', 'registry'],
+          },
+          {
+            id: 'sign',
+            name: 'Sign requests',
+            description: 'HTTP Message Signatures (RFC 9421, Ed25519, tag web-bot-auth); POST /keys registers a key signed by itself.',
+            tags: ['identity', 'trust'],
+          },
         ],
         meta: meta(c),
       });
