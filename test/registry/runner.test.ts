@@ -3,6 +3,7 @@
  * real MCP servers on loopback; verdicts, history and the kv lock through the board's own wiring.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { RegistryRunner } from '../../src/registry/runner.js';
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
@@ -150,6 +151,30 @@ describe('registry runner', () => {
     const result = await runner.cycle();
     expect(result.ran && result.sync).toMatchObject({ entries: 9, firstSeen: 0, unlisted: 1 });
     expect(await get('com.example/webpage')).toBeNull();
+  });
+});
+
+describe('registry runners in several processes', () => {
+  it('elect one runner through the shared Redis lock', async () => {
+    const modern = await startModernServer([{ name: 'echo', description: 'Echo', input: z.object({}) }]);
+    const registry = await startRegistry([listingItem('com.example/shared', remote(modern.url))]);
+    const env = { REGISTRY_URL: registry.origin, ALLOW_PRIVATE_NETWORK: 'true', REDIS_URL: 'redis://127.0.0.1:6379' };
+    // The sync marker lives in the shared kv: start from none, and leave none for the next run.
+    const redis = new Redis('redis://127.0.0.1:6379');
+    const clear = () => redis.del('agentboard:registry:synced', 'agentboard:registry:runner');
+    await clear();
+    const [one, two] = await Promise.all([makeTestBoard(env), makeTestBoard(env)]);
+    try {
+      const results = await Promise.all([one.registryRunner!.cycle(), two.registryRunner!.cycle()]);
+      expect(results.filter((r) => r.ran)).toHaveLength(1);
+      expect(results.filter((r) => !r.ran)).toEqual([{ ran: false, reason: 'locked' }]);
+      expect(registry.hits).toHaveLength(1);
+    } finally {
+      await Promise.all([one.dispose(), two.dispose()]);
+      await Promise.all([modern.close(), registry.close()]);
+      await clear();
+      await redis.quit();
+    }
   });
 });
 
