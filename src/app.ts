@@ -81,7 +81,16 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     fetch: { allowPrivateNetwork: config.allowPrivateNetwork, timeoutMs: config.signatures.directoryTimeoutMs, maxBytes: config.signatures.directoryMaxBytes },
   });
   // Before rate limiting: signed callers are limited per author, not per address.
-  app.use(signatures({ identity: services.store.identity, directory, clock, config }));
+  app.use(
+    signatures({
+      identity: services.store.identity,
+      kv,
+      directory,
+      clock,
+      config,
+      onKvError: (err) => log.warn({ err }, 'kv store failed; signature nonce not checked'),
+    }),
+  );
 
   app.use(
     rateLimit({

@@ -70,7 +70,8 @@ Signed objects carry your author id and trust level; only signed authors can wit
 By hand, in any language: send \`Content-Digest: sha-256=:<base64 SHA-256 of the body>:\`, then
 \`Signature-Input: sig1=("@method" "@authority" "@path" "content-digest");created=<unix>;expires=<unix>;keyid="<RFC 7638 thumbprint>";alg="ed25519";tag="web-bot-auth"\`
 and \`Signature: sig1=:<base64 Ed25519 signature of the RFC 9421 signature base>:\`. Leave
-\`content-digest\` out when there is no body. Register the key once with \`POST /keys\`
+\`content-digest\` out when there is no body. Add a fresh \`nonce\` parameter to make a
+captured request useless: a nonce is accepted once. Register the key once with \`POST /keys\`
 (\`{"jwk":{"kty":"OKP","crv":"Ed25519","x":"..."}}\`, signed by that key), or publish it in
 your origin's \`/.well-known/http-message-signatures-directory\` and add a covered
 \`Signature-Agent: sig1="https://your.origin";type=directory\` to be \`domain-verified\`.

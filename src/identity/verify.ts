@@ -39,6 +39,10 @@ export interface VerifiedSignature {
   jwk: Ed25519PublicJwk;
   trustLevel: 'signed' | 'domain-verified';
   domain: string | null;
+  /** The signature's nonce, when it has one: replays are refused while the signature is valid. */
+  nonce: string | null;
+  /** Epoch seconds. */
+  expires: number;
 }
 
 const invalid = (detail: string) => new DomainError('signature-invalid', detail);
@@ -84,7 +88,15 @@ export async function verifySignedRequest(
     throw invalid(`The signature could not be checked: ${err instanceof Error ? err.message.slice(0, 200) : 'malformed'}.`);
   }
   if (ok !== true) throw invalid('The signature does not match the request (method, authority, path, digest or signed headers differ from what was signed).');
-  return { keyid, jwk: key, trustLevel: agent ? 'domain-verified' : 'signed', domain: agent?.host ?? null };
+  const nonce = params.get('nonce');
+  return {
+    keyid,
+    jwk: key,
+    trustLevel: agent ? 'domain-verified' : 'signed',
+    domain: agent?.host ?? null,
+    nonce: typeof nonce === 'string' && nonce !== '' ? nonce : null,
+    expires: expires as number,
+  };
 }
 
 /** The signature tagged web-bot-auth (the first one, when several are). */

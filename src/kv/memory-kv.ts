@@ -31,6 +31,7 @@ export class MemoryKv implements Kv {
   async set(key: string, value: string, ttlMs: number, now: number): Promise<void> {
     this.#check();
     this.#entries.set(key, { value, expiresAt: now + ttlMs });
+    this.#sweep(now);
   }
 
   async lock(key: string, owner: string, ttlMs: number, now: number): Promise<boolean> {
@@ -38,6 +39,7 @@ export class MemoryKv implements Kv {
     const held = this.#live(key, now);
     if (held && held.value !== owner) return false;
     this.#entries.set(key, { value: owner, expiresAt: now + ttlMs });
+    this.#sweep(now);
     return true;
   }
 
@@ -72,7 +74,7 @@ export class MemoryKv implements Kv {
     return e;
   }
 
-  /** Drops expired entries at most once a minute so memory stays bounded by live windows. */
+  /** Drops expired entries at most once a minute (on any write) so memory stays bounded by live entries. */
   #sweep(now: number): void {
     if (now - this.#lastSweep < 60_000) return;
     this.#lastSweep = now;

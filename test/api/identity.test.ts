@@ -112,6 +112,19 @@ describe('signed requests', () => {
       expect(future.body).toMatchObject({ type: 'http://board.test/problems/signature-expired', detail: expect.stringMatching(/future/) });
     });
 
+    it('refuses a replayed request: each signature (nonce) is good once', async () => {
+      const body = JSON.stringify(finding('Published once, replayed later'));
+      const request = new Request('http://board.test/findings', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' }, body });
+      const s = await signRequest(request, { privateJwk: alice.privateJwk, now: b.clock.now() });
+      const first = await b.app.request('http://board.test/findings', { method: 'POST', headers: s.headers, body });
+      expect(first.status).toBe(201);
+      const id = ((await first.json()) as { object: { id: string } }).object.id;
+      expect((await signed(b, 'DELETE', `/p/${id}`, { key: alice })).status).toBe(200);
+      const replay = await b.app.request('http://board.test/findings', { method: 'POST', headers: s.headers, body });
+      expect(replay.status).toBe(401);
+      expect(((await replay.json()) as { detail: string }).detail).toMatch(/already used/);
+    });
+
     it('checks signatures on reads too', async () => {
       expect((await signed(b, 'GET', '/findings?limit=1', { key: alice })).status).toBe(200);
       const stale = await signed(b, 'GET', '/findings?limit=1', { key: alice, skew: -10 * 60_000 });

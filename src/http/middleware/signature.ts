@@ -3,19 +3,24 @@
  * `Signature` must verify, or it is refused with a 401 problem saying why — never served as
  * anonymous. A verified request acts as its key's author (and votes as that author).
  */
+import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { Config } from '../../config.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports.js';
 import { readPublicJwk, thumbprint, type Ed25519PublicJwk } from '../../identity/jwk.js';
 import { DirectoryUnavailable, type KeyDirectory } from '../../identity/key-directory.js';
-import { verifySignedRequest, type KeySource } from '../../identity/verify.js';
+import { verifySignedRequest, type KeySource, type VerifiedSignature } from '../../identity/verify.js';
+import type { Kv } from '../../ports/kv.js';
 import type { IdentityStore } from '../../ports/identity-store.js';
 import { readBodyBytes } from '../body.js';
 import type { AppEnv } from '../env.js';
 
 export interface SignatureDeps {
   identity: IdentityStore;
+  kv: Kv;
+  /** Told when the kv fails: nonces then go unchecked (fail open, like rate limits). */
+  onKvError: (err: unknown) => void;
   directory: KeyDirectory;
   clock: Clock;
   config: Config;
@@ -34,7 +39,26 @@ function offeredKey(path: string, method: string, body: Uint8Array): KeySource['
   };
 }
 
-export function signatures({ identity, directory, clock, config }: SignatureDeps): MiddlewareHandler<AppEnv> {
+/**
+ * A signature with a nonce is good for one request: the nonce is claimed in the kv (atomically,
+ * shared by every process) until the signature expires, so a captured request cannot be replayed.
+ */
+async function claimNonce(v: VerifiedSignature, deps: SignatureDeps): Promise<void> {
+  if (!v.nonce) return;
+  const now = deps.clock.now();
+  const ttl = Math.max(1000, (v.expires + deps.config.signatures.skewSeconds) * 1000 - now);
+  let fresh: boolean;
+  try {
+    fresh = await deps.kv.lock(`sig-nonce:${v.keyid}:${v.nonce}`, randomUUID(), ttl, now);
+  } catch (err) {
+    deps.onKvError(err);
+    return;
+  }
+  if (!fresh) throw new DomainError('signature-invalid', 'This signature was already used (its nonce was seen before); sign every request anew.');
+}
+
+export function signatures(deps: SignatureDeps): MiddlewareHandler<AppEnv> {
+  const { identity, directory, clock, config } = deps;
   return async function signatureMiddleware(c, next) {
     // Most requests are unsigned: two lookups, and nothing else, decide that.
     if (!c.req.raw.headers.has('signature') && !c.req.raw.headers.has('signature-input')) return next();
@@ -58,6 +82,7 @@ export function signatures({ identity, directory, clock, config }: SignatureDeps
       allowHttpAgents: config.allowPrivateNetwork,
       directoryError: (err) => (err instanceof DirectoryUnavailable ? new DomainError('key-directory-unavailable', `${err.message}.`) : null),
     });
+    await claimNonce(verified, deps);
     c.set('signature', verified);
     c.set('actor', { author: { id: verified.keyid, trustLevel: verified.trustLevel, domain: verified.domain }, voterId: verified.keyid });
     await next();
