@@ -23,6 +23,9 @@ export function cacheSeconds(cacheControl: string | undefined, cap: number): num
 }
 
 export class KeyDirectory {
+  /** Fetches in flight by origin: a burst of requests naming one directory makes one fetch. */
+  readonly #inFlight = new Map<string, Promise<Ed25519PublicJwk[]>>();
+
   constructor(
     private readonly deps: { kv: Kv; clock: Clock; fetch: SafeFetchOptions; maxCacheSeconds: number },
   ) {}
@@ -32,6 +35,15 @@ export class KeyDirectory {
     const cacheKey = `keydir:${origin}`;
     const cached = await this.deps.kv.get(cacheKey, this.deps.clock.now()).catch(() => null);
     if (cached) return JSON.parse(cached) as Ed25519PublicJwk[];
+    let pending = this.#inFlight.get(origin);
+    if (!pending) {
+      pending = this.#fetch(origin, cacheKey).finally(() => this.#inFlight.delete(origin));
+      this.#inFlight.set(origin, pending);
+    }
+    return pending;
+  }
+
+  async #fetch(origin: string, cacheKey: string): Promise<Ed25519PublicJwk[]> {
     let res;
     try {
       res = await safeFetch(`${origin}${DIRECTORY_PATH}`, { headers: { accept: 'application/http-message-signatures-directory+json, application/json' } }, this.deps.fetch);

@@ -225,6 +225,20 @@ describe('domain-verified signatures', () => {
     expect(directory.hits.filter((h) => h.includes('http-message-signatures-directory'))).toHaveLength(1);
   });
 
+  it('fetches a directory once for a burst of requests naming it', async () => {
+    const burst = await serveFetch(async () => {
+      await new Promise((r) => setTimeout(r, 100));
+      return Response.json({ keys: [publicJwkOf(erin.privateJwk)] });
+    });
+    try {
+      const results = await Promise.all([1, 2, 3, 4, 5].map((n) => signed(b, 'POST', '/findings', { key: erin, agent: burst.origin, body: finding(`Burst ${n}`) })));
+      expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+      expect(burst.hits).toHaveLength(1);
+    } finally {
+      await burst.close();
+    }
+  });
+
   it('answers 401 when the directory does not list the key', async () => {
     const frank = generateKey();
     const r = await signed(b, 'POST', '/findings', { key: frank, agent: directory.origin, body: finding('Not listed') });
