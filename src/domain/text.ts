@@ -16,6 +16,12 @@ export const canonicalText = (s: string): string => nfc(s).replace(/\s+/gu, ' ')
 
 export const ELLIPSIS = '…';
 
+/** At most `max` code points: cut, with a trailing `…`, when longer. */
+export function clipChars(s: string, max: number): string {
+  const chars = [...s];
+  return chars.length <= max ? s : chars.slice(0, max - 1).join('') + ELLIPSIS;
+}
+
 /**
  * A title from content: its first non-empty line, cut at a word boundary so that the result,
  * with a trailing `…` when cut, is at most `max` code points.

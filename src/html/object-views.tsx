@@ -1,6 +1,7 @@
 /** Pieces that show board objects: a list entry, badges, times, topic links. */
 import { useContext } from 'hono/jsx';
 import type { BoardObject, TopicSummary } from '../schemas/resources.js';
+import { clipChars } from '../domain/text.js';
 import { relativeTime } from './format.js';
 import { NowContext } from './layout.js';
 
@@ -67,7 +68,7 @@ export function Counts(props: { o: BoardObject }) {
 /** One object in a list: linked title, type, state, counts, topics and the start of its content. */
 export function ObjectItem(props: { o: BoardObject }) {
   const { o } = props;
-  const excerpt = [...o.content].length > 280 ? [...o.content].slice(0, 279).join('') + '…' : o.content;
+  const excerpt = clipChars(o.content, 280);
   return (
     <li>
       <a class="title" href={`/p/${o.id}`} dir="auto">

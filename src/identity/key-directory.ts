@@ -9,7 +9,7 @@ import type { Clock } from '../domain/ports.js';
 import { safeFetch, type SafeFetchOptions } from '../net/safe-fetch.js';
 import { readPublicJwk, type Ed25519PublicJwk } from './jwk.js';
 
-export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
+const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
 
 export class DirectoryUnavailable extends Error {}
 

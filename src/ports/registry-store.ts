@@ -47,8 +47,9 @@ export interface ProbeRecord {
 
 export interface RegistryStore {
   /**
-   * Inserts or updates entries (by name) and marks them synced at `now`. A changed remote makes
-   * the server due for a probe at once. Returns the names seen for the first time.
+   * Inserts or updates entries (by name) and marks them synced at `now`, in one transaction. A
+   * new name gets its `first-seen` event; a changed remote makes the server due for a probe at
+   * once. Returns the names seen for the first time.
    */
   upsertServers(entries: readonly RegistryEntry[], now: number): Promise<string[]>;
   /** Marks `deleted` every listed server not synced since `syncStartedAt` (gone from the listing). */
@@ -57,7 +58,6 @@ export interface RegistryStore {
   dueServers(now: number, limit: number): Promise<ServerRecord[]>;
   /** Stores a probe's verdict, outcome, tools (when Working) and the events it made, atomically. */
   recordProbe(name: string, probe: ProbeRecord, events: readonly HistoryEvent[]): Promise<void>;
-  addEvents(name: string, events: readonly HistoryEvent[]): Promise<void>;
   /** A server that is not deleted, or null. */
   getServer(name: string): Promise<ServerRecord | null>;
   /** Servers that are not deleted, by name. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clip, parseListingPage, toEntry, webUrl } from './listing.js';
+import { parseListingPage, toEntry } from './listing.js';
+import { clip, webUrl } from './third-party.js';
 
 const item = (server: Record<string, unknown>, official: Record<string, unknown> = {}) => ({
   server: { name: 'io.github.acme/weather', version: '1.4.0', description: 'Forecasts', ...server },

@@ -7,31 +7,12 @@
 import { z } from 'zod';
 import type { RegistryEntry, Remote, RemoteHeader } from '../domain/registry.js';
 import { safeFetch, type SafeFetchOptions } from '../net/safe-fetch.js';
+import { clip, webUrl } from './third-party.js';
 
 /** Registry names: reverse-DNS namespace, one slash, name (server.json schema). */
-export const SERVER_NAME = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
+const SERVER_NAME = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
 const OFFICIAL = 'io.modelcontextprotocol.registry/official';
 const PUBLISHER = 'io.modelcontextprotocol.registry/publisher-provided';
-
-/** Control characters out, whitespace runs kept as they are, at most `max` code points. */
-export function clip(value: unknown, max: number): string | null {
-  if (typeof value !== 'string') return null;
-  const cleaned = value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '').trim();
-  if (cleaned === '') return null;
-  const chars = [...cleaned];
-  return chars.length <= max ? cleaned : `${chars.slice(0, max - 1).join('')}…`;
-}
-
-/** An absolute http(s) URL of sane length, else null (no javascript:, data:, relative links). */
-export function webUrl(value: unknown): string | null {
-  if (typeof value !== 'string' || value.length > 2048) return null;
-  try {
-    const u = new URL(value);
-    return u.protocol === 'https:' || u.protocol === 'http:' ? u.toString() : null;
-  } catch {
-    return null;
-  }
-}
 
 const timestamp = (v: unknown): number | null => {
   const t = typeof v === 'string' ? Date.parse(v) : NaN;

@@ -60,7 +60,7 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A readable type for a JSON Schema node: `string`, `integer | null`, `array of string`, `enum`, a `$ref` name. */
-export function schemaType(node: unknown, depth = 0): string {
+function schemaType(node: unknown, depth = 0): string {
   if (!isObject(node) || depth > 3) return 'any';
   if (typeof node.$ref === 'string') return node.$ref.split('/').pop() || 'reference';
   if (Array.isArray(node.enum)) return 'enum';
@@ -75,7 +75,7 @@ export function schemaType(node: unknown, depth = 0): string {
 }
 
 /** The top-level properties of an input schema as table rows. */
-export function schemaParameters(schema: unknown): ToolDetail['parameters'] {
+function schemaParameters(schema: unknown): ToolDetail['parameters'] {
   if (!isObject(schema) || !isObject(schema.properties)) return [];
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
   return Object.entries(schema.properties)

@@ -11,7 +11,7 @@
 import { Client, StreamableHTTPClientTransport, type Tool } from '@modelcontextprotocol/client';
 import type { ProbeOutcome, ProbeOutcomeKind, ToolRecord } from '../domain/registry.js';
 import { OutboundRefused, safeFetch, type SafeFetchOptions } from '../net/safe-fetch.js';
-import { clip } from './listing.js';
+import { clip } from './third-party.js';
 import { readChallenge } from './www-authenticate.js';
 
 export interface ProbeOptions {
@@ -62,7 +62,7 @@ function responseHeaders(raw: Record<string, string | string[] | undefined>): He
   return h;
 }
 
-export function toolRecords(tools: readonly Tool[], max: number): ToolRecord[] {
+function toolRecords(tools: readonly Tool[], max: number): ToolRecord[] {
   const seen = new Set<string>();
   const out: ToolRecord[] = [];
   for (const t of tools) {

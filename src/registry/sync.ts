@@ -1,5 +1,5 @@
 /**
- * Registry sync: walk the listing, upsert every entry, note first sightings, and — after a
+ * Registry sync: walk the listing, upsert every entry (the store notes first sightings), and — after a
  * complete walk only — mark servers that left the listing as deleted. A failed walk changes
  * nothing it has not already written, and marks nothing deleted.
  */
@@ -24,7 +24,7 @@ export interface SyncDeps {
 }
 
 /** Stopped by its signal (shutdown) before the walk was complete; nothing was marked deleted. */
-export class SyncStopped extends Error {}
+class SyncStopped extends Error {}
 
 export async function syncRegistry(deps: SyncDeps, opts: { onPage?: (s: SyncSummary) => void; signal?: AbortSignal } = {}): Promise<SyncSummary> {
   const started = deps.clock.now();
@@ -32,9 +32,7 @@ export async function syncRegistry(deps: SyncDeps, opts: { onPage?: (s: SyncSumm
   const fetchOptions = opts.signal ? { ...deps.fetch, signal: opts.signal } : deps.fetch;
   for await (const page of readListing(deps.url, fetchOptions)) {
     if (opts.signal?.aborted) throw new SyncStopped('registry sync stopped before the listing was complete');
-    const now = deps.clock.now();
-    const created = await deps.registry.upsertServers(page.entries, now);
-    for (const name of created) await deps.registry.addEvents(name, [{ kind: 'first-seen', names: [], at: now }]);
+    const created = await deps.registry.upsertServers(page.entries, deps.clock.now());
     summary.pages++;
     summary.entries += page.entries.length;
     summary.firstSeen += created.length;

@@ -3,7 +3,7 @@
  * the first challenge's scheme and a `resource_metadata` address. The header is third-party
  * input: only a token is accepted as scheme and only an absolute http(s) URL as address.
  */
-import { webUrl } from './listing.js';
+import { webUrl } from './third-party.js';
 
 export interface Challenge {
   scheme: string | null;

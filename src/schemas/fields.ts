@@ -16,17 +16,17 @@ export const text = (min: number, max: number, description?: string) =>
 
 export const ulid = z.string().regex(ULID_PATTERN, 'must be a 26-character ULID').meta({ pattern: ULID_PATTERN.source });
 
+/** The URL when `s` is an absolute http(s) URL, else null (no javascript:, data:, relative links). */
+export function parseHttpUrl(s: string): URL | null {
+  if (!URL.canParse(s)) return null;
+  const u = new URL(s);
+  return u.protocol === 'http:' || u.protocol === 'https:' ? u : null;
+}
+
 /** An absolute http(s) URL of at most `max` characters. */
 export const httpUrl = (max: number) =>
   text(1, max).superRefine((s, ctx) => {
-    let ok = false;
-    try {
-      const u = new URL(s);
-      ok = u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      ok = false;
-    }
-    if (!ok) ctx.addIssue({ code: 'custom', message: 'must be an absolute http or https URL' });
+    if (!parseHttpUrl(s)) ctx.addIssue({ code: 'custom', message: 'must be an absolute http or https URL' });
   });
 
 /** A query-string integer in [min, max]: digits only, no sign, no fraction. */

@@ -452,7 +452,6 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       it('records probes with tools present and gone, and history newest first', async () => {
         const r = store.registry;
         await r.upsertServers([entry('com.b/srv')], T0);
-        await r.addEvents('com.b/srv', [{ kind: 'first-seen', names: [], at: T0 }]);
         await r.recordProbe('com.b/srv', { state: { verdict: 'working', failStreak: 0, toolNames: ['x', 'y'] }, outcome: working('x', 'y'), checkedAt: T0 + 10, nextProbeAt: T0 + DAY }, [
           { kind: 'became-working', names: [], at: T0 + 10 },
         ]);

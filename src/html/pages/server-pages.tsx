@@ -1,5 +1,7 @@
 /** Registry record pages (spec §2.11): the server list, a server's record, a tool. */
 import { VERDICTS, VERDICT_LABELS, type Verdict } from '../../domain/registry.js';
+import { clipChars } from '../../domain/text.js';
+import { serverPath, toolPath } from '../../registry/present.js';
 import type { ServerDetail, ServerSummary, ToolDetail } from '../../schemas/registry.js';
 import { SPEC_LIMITS } from '../../schemas/resources.js';
 import { Layout, page } from '../layout.js';
@@ -39,10 +41,9 @@ const listHref = (q: string, verdict: Verdict | null, page?: number) => {
 
 function ServerItem(props: { s: ServerSummary }) {
   const { s } = props;
-  const path = new URL(s.url).pathname;
   return (
     <li>
-      <a class="title" href={path} dir="auto">
+      <a class="title" href={serverPath(s.name)} dir="auto">
         {s.display_name}
       </a>{' '}
       <VerdictBadge verdict={s.verdict} /> {s.status === 'deprecated' ? <span class="badge">deprecated</span> : null}
@@ -252,13 +253,13 @@ export function renderServerPage(p: { now: number; server: ServerDetail }) {
             <ul class="objects">
               {s.tools.map((t) => (
                 <li>
-                  <a class="title" href={new URL(t.url).pathname}>
+                  <a class="title" href={toolPath(s.name, t.name)}>
                     {t.name}
                   </a>
                   {t.title ? <span dir="auto"> · {t.title}</span> : null}
                   {t.description ? (
                     <p class="content" dir="auto">
-                      {t.description.length > 300 ? `${t.description.slice(0, 299)}…` : t.description}
+                      {clipChars(t.description, 300)}
                     </p>
                   ) : null}
                 </li>
@@ -355,7 +356,7 @@ export function renderToolPage(p: { now: number; tool: ToolDetail; serverName: s
     <Layout now={p.now} title={`${t.name} · ${p.serverName}`} thirdParty>
       <h1>{t.name}</h1>
       <p>
-        A tool of <a href={new URL(t.server_url).pathname}>{p.serverName}</a> (<code>{t.server}</code>).
+        A tool of <a href={serverPath(t.server)}>{p.serverName}</a> (<code>{t.server}</code>).
       </p>
       {t.listed ? null : <p role="note">The server’s last successful tool list no longer includes this tool.</p>}
       <dl class="facts">

@@ -7,7 +7,7 @@ import { renderServerPage, renderServersPage, renderToolPage } from '../../html/
 import { presentDetail, presentSummary, presentTool } from '../../registry/present.js';
 import { ServerEnvelope, ServerListEnvelope, ServersQuery, ToolEnvelope } from '../../schemas/registry.js';
 import type { Router } from '../router.js';
-import { htmlOrJson, htmlRequested, meta, parseParams, parseQuery, presenter, problemResponses, type Ctx } from './shared.js';
+import { htmlOrJson, htmlRequested, meta, parseParams, parseQuery, presenter, problemResponses } from './shared.js';
 
 const PAGE_SIZE = 50;
 const HISTORY_SHOWN = 100;
@@ -19,8 +19,7 @@ const ToolParams = ServerParams.extend({ tool: z.string().max(200) });
 export function registerServerRoutes(router: Router, s: AppServices): void {
   const registry = s.store.registry;
 
-  const serverOr404 = async (c: Ctx) => {
-    const { namespace, name } = parseParams(c, ServerParams);
+  const serverOr404 = async ({ namespace, name }: z.output<typeof ServerParams>) => {
     const server = await registry.getServer(`${namespace}/${name}`);
     if (!server) throw notFound(`No server ${namespace}/${name} in the registry records.`);
     return server;
@@ -66,7 +65,7 @@ export function registerServerRoutes(router: Router, s: AppServices): void {
     },
     async (c) => {
       const html = htmlRequested(c);
-      const server = await serverOr404(c);
+      const server = await serverOr404(parseParams(c, ServerParams));
       const [tools, history, experiences] = await Promise.all([
         registry.tools(server.name, true),
         registry.events(server.name, HISTORY_SHOWN),
@@ -95,10 +94,10 @@ export function registerServerRoutes(router: Router, s: AppServices): void {
     },
     async (c) => {
       const html = htmlRequested(c);
-      const server = await serverOr404(c);
-      const { tool: name } = parseParams(c, ToolParams);
-      const tool = await registry.tool(server.name, name);
-      if (!tool) throw notFound(`${server.name} has no tool named ${name}.`);
+      const params = parseParams(c, ToolParams);
+      const server = await serverOr404(params);
+      const tool = await registry.tool(server.name, params.tool);
+      if (!tool) throw notFound(`${server.name} has no tool named ${params.tool}.`);
       const view = presentTool(server, tool, c.get('baseUrl'));
       if (html) return c.html(renderToolPage({ now: s.clock.now(), tool: view, serverName: server.title ?? server.name }));
       return c.json({ tool: view, meta: meta(c) });

@@ -123,6 +123,7 @@ export class SqliteRegistry implements RegistryStore {
                VALUES (@name, @version, @title, @description, @status, @website_url, @repository_url, @category, @remote_type, @remote_url,
                  @remote_headers, @published_at, @updated_at, @now, @now, @outcome, @next)`,
             ).run({ ...row, ...probe });
+            this.#insertEvents(e.name, [{ kind: 'first-seen', names: [], at: now }]);
             created.push(e.name);
             continue;
           }
@@ -198,10 +199,6 @@ export class SqliteRegistry implements RegistryStore {
         this.#insertEvents(name, events);
       })
       .immediate();
-  }
-
-  async addEvents(name: string, events: readonly HistoryEvent[]): Promise<void> {
-    this.db.transaction(() => this.#insertEvents(name, events)).immediate();
   }
 
   #insertEvents(name: string, events: readonly HistoryEvent[]): void {
