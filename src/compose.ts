@@ -111,7 +111,16 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
   if (!semantic.available) log.warn({ reason: semantic.reason }, 'semantic search unavailable; search answers lexically');
   const worker =
     embedder && semantic.available
-      ? new EmbedWorker({ store, embedder, clock, log, batchSize: config.embeddings.batchSize, disputeMinContradictions: config.limits.disputeMinContradictions })
+      ? new EmbedWorker({
+          store,
+          embedder,
+          clock,
+          log,
+          batchSize: config.embeddings.batchSize,
+          disputeMinContradictions: config.limits.disputeMinContradictions,
+          warmUpMs: config.embeddings.timeoutMs,
+          provider: config.embeddings.provider,
+        })
       : null;
   const services: AppServices = { config, store, kv, board, searcher, clock, log, voterSecret };
   const registry = registryDeps(config, store, clock, log);

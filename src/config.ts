@@ -4,6 +4,7 @@
  * the decided value as its default. The README's configuration table mirrors this file.
  */
 import { z } from 'zod';
+import { BUNDLED_MODEL } from './paths.js';
 
 const DAY = 86_400;
 
@@ -34,7 +35,8 @@ const EnvSchema = z.object({
   SQLITE_BUSY_TIMEOUT_MS: int(0).default(5000),
   REDIS_URL: z.string().url().optional(),
   EMBEDDINGS: z.enum(['local', 'openai', 'none']).default('local'),
-  EMBEDDINGS_MODEL: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),
+  /** A local model folder (default: the bundled potion-base-2M, offline) or a hub id. */
+  EMBEDDINGS_MODEL: z.string().min(1).default(BUNDLED_MODEL),
   EMBEDDINGS_URL: z.string().url().optional(),
   EMBEDDINGS_API_KEY: z.string().optional(),
   /** Where `local` models are downloaded on first use (a machine with internet only). */

@@ -11,10 +11,10 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { generateKey, publicJwkOf, signRequest, type PrivateJwk } from '../identity/sign.js';
+import { PACKAGE_ROOT } from '../paths.js';
 import { writeSection } from './sections.js';
 import { sentence } from './vocabulary.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SEED = Number(process.env.BENCH_SEED ?? 2000);
@@ -29,7 +29,7 @@ interface Recorded {
 
 /** Starts a child that prints a JSON line with "url" once it listens. */
 function startChild(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { cwd: PACKAGE_ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     const onData = (d: Buffer) => {
@@ -119,7 +119,7 @@ function load(url: string, method: 'GET' | 'POST', path: string, prepared?: Prep
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'agentboard-bench-'));
-  const board = await startChild([join(ROOT, 'dist/cli/main.js'), 'serve'], {
+  const board = await startChild([join(PACKAGE_ROOT, 'dist/cli/main.js'), 'serve'], {
     PORT: '0',
     DATABASE_URL: `sqlite:${join(dir, 'board.db')}`,
     RATE_LIMIT_READS: '0',
@@ -208,7 +208,7 @@ Errors: ${errors}.
 
 Goal for later work: reads at least half the bare server's rate.
 `;
-    writeSection(join(ROOT, 'BENCHMARKS.md'), 'http', md);
+    writeSection(join(PACKAGE_ROOT, 'BENCHMARKS.md'), 'http', md);
     process.stdout.write(`\n${table}\n\nwritten to BENCHMARKS.md\n`);
   } finally {
     board.child.kill('SIGTERM');

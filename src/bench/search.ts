@@ -5,17 +5,17 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { buildBoard } from '../compose.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../log.js';
+import { BUNDLED_MODEL, PACKAGE_ROOT } from '../paths.js';
 import { importNdjson } from '../transfer/ndjson-import.js';
 import { writeSection } from './sections.js';
 import { sentence, VOCABULARY } from './vocabulary.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const MODEL = process.env.BENCH_MODEL ?? resolve(ROOT, '..', 'shared', 'models', 'potion-base-2M');
+const MODEL = process.env.BENCH_MODEL ?? BUNDLED_MODEL;
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const TOPICS = ['postgres', 'redis', 'sqlite', 'kubernetes', 'node', 'python', 'mcp', 'auth', 'docker', 'terraform'];
@@ -101,7 +101,7 @@ ${through}
 |---|---|---:|---:|
 ${latency}
 `;
-  writeSection(join(ROOT, 'BENCHMARKS.md'), 'search', md);
+  writeSection(join(PACKAGE_ROOT, 'BENCHMARKS.md'), 'search', md);
   process.stdout.write('written to BENCHMARKS.md\n');
 }
 

@@ -37,8 +37,9 @@ Configuration comes from environment variables; see the README.`;
 async function serve(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
   const board = await buildBoard(config, log);
-  const running = await listen(board, config, log);
+  // The model loads before the first request, so search is hybrid from the start.
   await board.startBackground();
+  const running = await listen(board, config, log);
   log.info({ url: running.url, database: config.database.kind }, 'agentboard listening');
   // Logs are JSON lines on stdout; a person at a terminal also gets a plain line.
   if (process.stderr.isTTY) process.stderr.write(`agentboard listening on ${running.url}\n`);

@@ -1,10 +1,12 @@
 /**
  * A local model through transformers.js feature extraction (mean pooling, normalised).
- * `model` is a hub id (downloaded once into `modelsDir`, on a machine with internet) or the
- * path of a local model folder (nothing is downloaded).
+ * `model` is the path of a local model folder (nothing is downloaded; the default is the
+ * bundled potion-base-2M) or a hub id, downloaded once into `modelsDir` on a machine with
+ * internet.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { BUNDLED_MODEL } from '../paths.js';
 import type { Embedder } from '../ports/embedder.js';
 import { normalise } from '../ports/embedder.js';
 
@@ -12,9 +14,14 @@ type Extractor = (texts: string[], opts: { pooling: 'mean'; normalize: boolean }
 
 /** After a failed load, calls fail at once for this long instead of trying again. */
 const RETRY_LOAD_AFTER_MS = 60_000;
+/** transformers.js's default hub; a hub id is fetched from below it. */
+const HUB = 'https://huggingface.co/';
 
 export class LocalEmbedder implements Embedder {
   readonly model: string;
+  readonly source: string;
+  readonly remedy: string;
+  readonly #folder: string | undefined;
   #extractor: Promise<Extractor> | undefined;
   #failure: { at: number; error: unknown } | undefined;
 
@@ -22,7 +29,12 @@ export class LocalEmbedder implements Embedder {
     private readonly modelRef: string,
     private readonly modelsDir: string,
   ) {
-    this.model = `local:${existsSync(modelRef) ? basename(resolve(modelRef)) : modelRef}`;
+    this.#folder = existsSync(modelRef) ? resolve(modelRef) : undefined;
+    this.model = `local:${this.#folder ? basename(this.#folder) : modelRef}`;
+    this.source = this.#folder ?? `${HUB}${modelRef} (cached in ${resolve(modelsDir)})`;
+    this.remedy = this.#folder
+      ? `the folder must hold a transformers.js model (onnx/model.onnx, tokenizer.json, config.json); the bundled one is EMBEDDINGS_MODEL=${BUNDLED_MODEL}`
+      : `without internet, set EMBEDDINGS_MODEL=<folder> to a local model folder (the bundled one: ${BUNDLED_MODEL}), or EMBEDDINGS=none`;
   }
 
   /** Loads the model once; a failed load is tried again after a cool-down. */
@@ -31,12 +43,13 @@ export class LocalEmbedder implements Embedder {
     this.#extractor ??= (async () => {
       const { pipeline, env } = await import('@huggingface/transformers');
       let id = this.modelRef;
-      if (existsSync(this.modelRef)) {
+      if (this.#folder) {
         env.allowRemoteModels = false;
-        env.localModelPath = `${dirname(resolve(this.modelRef))}/`;
-        id = basename(resolve(this.modelRef));
+        env.localModelPath = `${dirname(this.#folder)}/`;
+        id = basename(this.#folder);
       } else {
         env.allowRemoteModels = true;
+        env.remoteHost = HUB;
         env.cacheDir = resolve(this.modelsDir);
       }
       return (await pipeline('feature-extraction', id, { dtype: 'fp32' })) as unknown as Extractor;

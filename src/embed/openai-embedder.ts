@@ -22,12 +22,17 @@ interface EmbeddingsResponse {
 
 export class OpenAiEmbedder implements Embedder {
   readonly model: string;
+  readonly remedy = 'check EMBEDDINGS_URL and EMBEDDINGS_API_KEY, or set EMBEDDINGS=local to use the bundled offline model';
   readonly #endpoint: string;
 
   constructor(private readonly o: OpenAiEmbedderOptions) {
     this.model = `openai:${o.model}`;
     const base = o.url.replace(/\/+$/, '');
     this.#endpoint = base.endsWith('/embeddings') ? base : base.endsWith('/v1') ? `${base}/embeddings` : `${base}/v1/embeddings`;
+  }
+
+  get source(): string {
+    return this.#endpoint;
   }
 
   async embed(texts: readonly string[], signal?: AbortSignal): Promise<(Float32Array | null)[]> {

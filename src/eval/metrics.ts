@@ -1,5 +1,5 @@
 /**
- * Ranking metrics as ../shared/eval/README.md defines them. `ranked` holds result keys best
+ * Ranking metrics as eval/README.md defines them. `ranked` holds result keys best
  * first; `relevant` maps judged keys to grades (3 best, 2 good, 1 partial; unlisted = 0).
  */
 

@@ -1,24 +1,23 @@
 /**
- * `npm run eval`: search quality on ../shared/eval. Builds a fresh board from corpus.json
+ * `npm run eval`: search quality on eval/ (the corpus and dev queries the repository carries). Builds a fresh board from corpus.json
  * through the import code (objects back-dated by age_days, counts set, 400-day expiry),
  * embeds it with the offline model, runs queries-dev.json over HTTP in all three modes, and
  * prints nDCG@10, MRR and recall@5 per mode_hint; the table goes to EVAL.md.
  *
- * Metrics as ../shared/eval/README.md defines them. EVAL_QUERIES / EVAL_CORPUS / EVAL_MODEL
+ * Metrics as eval/README.md defines them. EVAL_QUERIES / EVAL_CORPUS / EVAL_MODEL
  * point elsewhere (a held-out set, another model).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { buildBoard } from '../compose.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../log.js';
+import { BUNDLED_MODEL, EVAL_DIR, PACKAGE_ROOT } from '../paths.js';
 import { importNdjson } from '../transfer/ndjson-import.js';
 import { ndcgAt10, recallAt5, reciprocalRank } from './metrics.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const SHARED = resolve(ROOT, '..', 'shared');
 const DAY = 86_400_000;
 const MODES = ['hybrid', 'lexical', 'semantic'] as const;
 type Mode = (typeof MODES)[number];
@@ -44,9 +43,9 @@ interface Query {
 }
 
 async function main(): Promise<void> {
-  const corpus = JSON.parse(readFileSync(process.env.EVAL_CORPUS ?? join(SHARED, 'eval', 'corpus.json'), 'utf8')) as CorpusObject[];
-  const queries = JSON.parse(readFileSync(process.env.EVAL_QUERIES ?? join(SHARED, 'eval', 'queries-dev.json'), 'utf8')) as Query[];
-  const model = process.env.EVAL_MODEL ?? join(SHARED, 'models', 'potion-base-2M');
+  const corpus = JSON.parse(readFileSync(process.env.EVAL_CORPUS ?? join(EVAL_DIR, 'corpus.json'), 'utf8')) as CorpusObject[];
+  const queries = JSON.parse(readFileSync(process.env.EVAL_QUERIES ?? join(EVAL_DIR, 'queries-dev.json'), 'utf8')) as Query[];
+  const model = process.env.EVAL_MODEL ?? BUNDLED_MODEL;
   const dir = mkdtempSync(join(tmpdir(), 'agentboard-eval-'));
   const config = loadConfig({
     DATABASE_URL: `sqlite:${join(dir, 'eval.db')}`,
@@ -119,7 +118,7 @@ async function main(): Promise<void> {
     const s = config.limits.search;
     const md = `# Search quality
 
-Produced by \`npm run eval\` (src/eval/run.ts) on ${new Date().toISOString().slice(0, 10)}: ${corpus.length} objects from \`../shared/eval/corpus.json\` imported through the import code (back-dated by \`age_days\`, counts set, expiring in 400 days) and embedded with \`${model.split('/').pop()}\`; ${queries.length} queries from \`${(process.env.EVAL_QUERIES ?? 'queries-dev.json').split('/').pop()}\`, each sent to \`GET /search\` with its filters and \`limit=10\` in every mode.
+Produced by \`npm run eval\` (src/eval/run.ts) on ${new Date().toISOString().slice(0, 10)}: ${corpus.length} objects from \`eval/corpus.json\` imported through the import code (back-dated by \`age_days\`, counts set, expiring in 400 days) and embedded with \`${model.split('/').pop()}\`; ${queries.length} queries from \`${(process.env.EVAL_QUERIES ?? 'queries-dev.json').split('/').pop()}\`, each sent to \`GET /search\` with its filters and \`limit=10\` in every mode.
 
 Ranking parameters: semantic weight ${s.semanticWeight}, hybrid tier weight ${s.hybridTierWeight}, freshness half-life ${s.halfLifeDays} days with floor ${s.freshnessFloor}, ${s.candidates} candidates per leg.
 
@@ -127,7 +126,7 @@ ${table}
 
 Results that were not live: ${notLive}. Answers with a degraded leg: ${degraded}.
 `;
-    writeFileSync(join(ROOT, 'EVAL.md'), md);
+    writeFileSync(join(PACKAGE_ROOT, 'EVAL.md'), md);
     process.stdout.write(`${table}\n\nnot live: ${notLive}, degraded answers: ${degraded}\nwritten to EVAL.md\n`);
   } finally {
     await board.close();

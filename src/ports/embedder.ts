@@ -6,6 +6,10 @@
 export interface Embedder {
   /** Identifies the model (and so the vector space) the vectors come from. */
   readonly model: string;
+  /** Where vectors come from, for the start-up log: a folder, a hub address or an API URL. */
+  readonly source: string;
+  /** What an operator can do when the model cannot be reached. */
+  readonly remedy: string;
   /**
    * One L2-normalised vector per text, in order; `null` for a text that has nothing the model
    * can embed (empty, or only unknown tokens). Rejects when the model cannot answer.

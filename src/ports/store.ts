@@ -162,7 +162,11 @@ export interface Store {
 
   // ---- embeddings
 
-  /** Queues every live object without a vector of `model` (start-up backfill, model change). */
+  /**
+   * Queues every live object without a vector of `model` (start-up backfill, model change) and
+   * makes every queued job due now, backoff forgotten: a start is when a model may have come back.
+   * Answers how many objects were newly queued.
+   */
   enqueueMissingVectors(model: string, live: LiveCriteria): Promise<number>;
   /** Up to `limit` due jobs of live objects; queued objects that are no longer live leave the queue. */
   claimEmbedJobs(live: LiveCriteria, limit: number): Promise<EmbedJob[]>;

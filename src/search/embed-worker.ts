@@ -17,6 +17,10 @@ export interface EmbedWorkerOptions {
   disputeMinContradictions: number;
   /** Pause between polls when the queue has nothing due. */
   idleMs?: number;
+  /** How long start() waits for the model to load before serving without it. */
+  warmUpMs?: number;
+  /** Names the provider in the start-up log (`local`, `openai`). */
+  provider?: string;
 }
 
 const MAX_BACKOFF_MS = 10 * 60_000;
@@ -42,11 +46,38 @@ export class EmbedWorker {
     return { now: this.o.clock.now(), disputeMinContradictions: this.o.disputeMinContradictions };
   }
 
-  /** Queues every live object lacking a vector of the current model, then polls the queue. */
+  /**
+   * Loads the model (so the first search does not pay for it) and says once what it is; then
+   * queues every live object lacking a vector of the current model, makes every queued job due
+   * (a restart is when a model may have come back), and polls the queue.
+   */
   async start(): Promise<void> {
+    await this.#announce();
     const queued = await this.o.store.enqueueMissingVectors(this.o.embedder.model, this.#live());
     if (queued > 0) this.o.log.info({ queued, model: this.o.embedder.model }, 'embedding backfill queued');
     this.#schedule(0);
+  }
+
+  async #announce(): Promise<void> {
+    const { embedder, log } = this.o;
+    const about = { provider: this.o.provider, model: embedder.model, from: embedder.source };
+    const budget = this.o.warmUpMs ?? 10_000;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const [vector] = await Promise.race([
+        embedder.embed(['agentboard']),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`model not loaded within ${budget} ms`)), budget);
+        }),
+      ]);
+      log.info({ ...about, dimension: vector?.length ?? null }, 'embeddings ready');
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.#lastError = message;
+      log.warn({ ...about, err: message, remedy: embedder.remedy }, 'embedding model unavailable; search answers lexically until it loads');
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async stop(): Promise<void> {

@@ -1,5 +1,1 @@
-import { join } from 'node:path';
-
-export const ROOT = join(import.meta.dirname, '..', '..');
-/** The offline embedding model shipped beside the repository (see its PROVENANCE.md). */
-export const POTION = join(ROOT, '..', 'shared', 'models', 'potion-base-2M');
+export { PACKAGE_ROOT as ROOT, BUNDLED_MODEL as POTION } from '../../src/paths.js';

@@ -7,14 +7,16 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const m of modules) {
+      const failedBefore = failed;
       for (const t of m.children.allTests()) {
         const state = t.result().state;
         if (state === 'passed') passed++;
         else if (state === 'failed') failed++;
         else skipped++;
       }
-      // A module that failed to load has no tests but is a failure.
-      if (m.state() === 'failed' && [...m.children.allTests()].length === 0) failed++;
+      // A module that failed outside its tests (loading, a beforeAll hook) is a failure even
+      // when its tests count as skipped.
+      if (m.state() === 'failed' && failed === failedBefore) failed++;
     }
     failed += errors.length;
     process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);

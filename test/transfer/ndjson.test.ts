@@ -100,8 +100,7 @@ describe('agentboard import / export (CLI)', () => {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
         DATABASE_URL: `sqlite:${join(dir, 'b.db')}`,
-        EMBEDDINGS_MODEL: join(ROOT, '..', 'shared', 'models', 'potion-base-2M'),
-      };
+              };
       const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
       const imported = cli('import', file);
       expect(imported.status).toBe(0);

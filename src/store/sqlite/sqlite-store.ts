@@ -394,6 +394,7 @@ export class SqliteStore implements Store {
   }
 
   async enqueueMissingVectors(model: string, live: LiveCriteria): Promise<number> {
+    this.#sql('UPDATE embed_queue SET next_at = 0, attempts = 0 WHERE next_at > 0 OR attempts > 0').run();
     return this.#sql(
       `INSERT OR IGNORE INTO embed_queue (seq)
        SELECT o.seq FROM objects o
