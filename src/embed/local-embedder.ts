@@ -41,7 +41,10 @@ export class LocalEmbedder implements Embedder {
   #load(): Promise<Extractor> {
     if (this.#failure && Date.now() - this.#failure.at < RETRY_LOAD_AFTER_MS) return Promise.reject(this.#failure.error);
     this.#extractor ??= (async () => {
-      const { pipeline, env } = await import('@huggingface/transformers');
+      const { pipeline, env, LogLevel } = await import('@huggingface/transformers');
+      // Its warnings (the bundled model2vec type it maps to the base encoder) are not the
+      // operator's to act on; load failures still reach our log through the rejection.
+      env.logLevel = LogLevel.ERROR;
       let id = this.modelRef;
       if (this.#folder) {
         env.allowRemoteModels = false;

@@ -13,10 +13,11 @@ describe('agentboard serve', () => {
   let dir: string;
   let child: ChildProcess;
   let url: string;
+  let output: () => string;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'agentboard-e2e-'));
-    ({ child, url } = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'data', 'board.db')}`, RATE_LIMIT_ANON_WRITES: '0' }));
+    ({ child, url, output } = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'data', 'board.db')}`, RATE_LIMIT_ANON_WRITES: '0' }));
   });
   afterAll(() => {
     child.kill('SIGKILL');
@@ -28,6 +29,32 @@ describe('agentboard serve', () => {
     const res = await fetch(`${url}/health`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: 'ok', d1: 'ok', kv: 'ok' });
+  });
+
+  it('with no setting, serves hybrid search from the bundled model at once, and says so once in the log', async () => {
+    const ready = output()
+      .split('\n')
+      .filter((l) => l.includes('"embeddings ready"'))
+      .map((l) => JSON.parse(l));
+    expect(ready).toHaveLength(1);
+    expect(ready[0]).toMatchObject({ provider: 'local', model: 'local:potion-base-2M', from: join(ROOT, 'models', 'potion-base-2M'), dimension: 64 });
+    const created = await fetch(`${url}/findings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'The connection pool runs dry when every client holds a session', topics: ['postgres'] }),
+    });
+    expect(created.status).toBe(201);
+    // The worker embeds within seconds; poll the meaning-only leg until it finds the object.
+    let body: any;
+    for (let i = 0; i < 50; i++) {
+      body = await (await fetch(`${url}/search?q=${encodeURIComponent('database connections exhausted')}&mode=semantic`)).json();
+      if (body.results.length > 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(body.degraded).toEqual([]);
+    expect(body.results[0].matched_by).toContain('semantic');
+    const hybrid: any = await (await fetch(`${url}/search?q=pool`)).json();
+    expect(hybrid.degraded).toEqual([]);
   });
 
   it('8 identical publishes at once: one object, one 201, seven 200 deduplicated', async () => {

@@ -20,7 +20,7 @@ export function runCli(args: string[], vars: Record<string, string> = {}): Promi
   });
 }
 
-export function startServer(vars: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+export function startServer(vars: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(process.execPath, [...CLI, 'serve'], {
     cwd: ROOT,
     env: cleanEnv({ PORT: '0', LOG_LEVEL: 'info', REGISTRY_URL: 'off', ...vars }),
@@ -35,7 +35,7 @@ export function startServer(vars: Record<string, string>): Promise<{ child: Chil
       const m = /"url":"(http:[^"]+)"/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, url: m[1]! });
+        resolve({ child, url: m[1]!, output: () => out });
       }
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));

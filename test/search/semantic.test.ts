@@ -3,6 +3,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
 import { startEmbeddingsServer, type EmbeddingsServer } from '../helpers/embeddings-server.js';
 import { POTION } from '../helpers/paths.js';
+import { openEmbedder } from '../../src/compose.js';
+import { LocalEmbedder } from '../../src/embed/local-embedder.js';
+import { createLogger } from '../../src/log.js';
+import { EmbedWorker } from '../../src/search/embed-worker.js';
 
 const LOCAL = { EMBEDDINGS: 'local', EMBEDDINGS_MODEL: POTION, SEMANTIC_BUDGET_MS: '5000' };
 
@@ -142,6 +146,59 @@ describe('embedding worker', () => {
       b.clock.advance(2000);
       expect(await b.worker!.runOnce()).toBe(1);
       expect(await b.services.store.embedQueueSize()).toBe(0);
+    } finally {
+      await b.dispose();
+    }
+  });
+
+  it('a model down at start is named with its address and remedy; after a restart with it up, queued objects embed at once', async () => {
+    const lines: any[] = [];
+    const sink = { write: (l: string) => void lines.push(JSON.parse(l)) };
+    const down = await makeTestBoard({ EMBEDDINGS: 'openai', EMBEDDINGS_URL: server.url, EMBEDDINGS_RETRIES: '0' });
+    const db = join(down.dir, 'board.db');
+    const downLog = createLogger('info', sink);
+    try {
+      const o = await publish(down, '/findings', { content: 'queued while the model was down', topics: ['x'] });
+      server.script = ['fail-500', 'fail-500', 'fail-500'];
+      const worker = new EmbedWorker({ store: down.services.store, embedder: openEmbedder(down.services.config)!, clock: down.clock, log: downLog, batchSize: 8, disputeMinContradictions: 2, provider: 'openai' });
+      await worker.start();
+      await worker.stop();
+      const warned = lines.find((l) => l.msg.startsWith('embedding model unavailable'));
+      expect(warned).toMatchObject({ provider: 'openai', from: `${server.url}/v1/embeddings`, err: 'embeddings API answered 500' });
+      expect(warned.remedy).toContain('EMBEDDINGS_URL');
+      // Several failed attempts push the job's next try minutes away.
+      for (let i = 0; i < 8; i++) await down.services.store.failEmbedJobs([o.id], 'down', down.clock.now() + 10 * 60_000);
+      expect(await worker.runOnce()).toBe(0);
+      await down.close();
+      // The restart finds the model up: the job is due at once, not when its backoff ends.
+      const up = await makeTestBoard({ EMBEDDINGS: 'openai', EMBEDDINGS_URL: server.url, DATABASE_URL: `sqlite:${db}` });
+      try {
+        up.clock.set(down.clock.now());
+        await up.startBackground();
+        await up.worker!.stop();
+        expect(await up.worker!.drain()).toBe(1);
+        expect(await up.services.store.embedQueueSize()).toBe(0);
+      } finally {
+        await up.dispose();
+      }
+    } finally {
+      await down.dispose();
+    }
+  });
+
+  it('a hub model without internet: the log names the address tried and EMBEDDINGS_MODEL=<folder>', async () => {
+    const lines: any[] = [];
+    const b = await makeTestBoard({ EMBEDDINGS: 'none' });
+    try {
+      const embedder = new LocalEmbedder('no-such-org/no-such-model', join(b.dir, 'models'));
+      const worker = new EmbedWorker({ store: b.services.store, embedder, clock: b.clock, log: createLogger('info', { write: (l: string) => void lines.push(JSON.parse(l)) }), batchSize: 8, disputeMinContradictions: 2, provider: 'local' });
+      await worker.start();
+      await worker.stop();
+      const warned = lines.find((l) => l.msg.startsWith('embedding model unavailable'));
+      expect(warned.from).toContain('https://huggingface.co/no-such-org/no-such-model');
+      expect(warned.remedy).toContain(`EMBEDDINGS_MODEL=<folder>`);
+      expect(warned.remedy).toContain(POTION);
+      expect(lines.filter((l) => l.msg === 'embeddings ready')).toEqual([]);
     } finally {
       await b.dispose();
     }
