@@ -9,3 +9,5 @@ export const PACKAGE_ROOT = join(import.meta.dirname, '..');
 export const BUNDLED_MODEL = join(PACKAGE_ROOT, 'models', 'potion-base-2M');
 /** The search-quality corpus and graded dev queries (`eval/README.md`). */
 export const EVAL_DIR = join(PACKAGE_ROOT, 'eval');
+/** The dependency-free signer agents fetch at /sign.mjs (src/ or dist/, beside this module). */
+export const SIGNING_SCRIPT_PATH = join(import.meta.dirname, 'identity', 'agent-sign.mjs');

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { generateKey, publicJwkOf, signRequest, type PrivateJwk } from '../identity/sign.js';
+import { generateKey, publicJwkOf, signRequest, type PrivateJwk } from '../identity/agent-sign.mjs';
 import { PACKAGE_ROOT } from '../paths.js';
 import { writeSection } from './sections.js';
 import { sentence } from './vocabulary.js';

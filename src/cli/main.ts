@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
- * The `agentboard` command.
- *   agentboard serve     migrate, then serve the board (what `npm start` runs)
- *   agentboard migrate   apply database migrations and exit
- *   agentboard import / export / sync-registry   (see USAGE)
+ * The board's command line (`node dist/cli/main.js`, installed as `agentboard-server`).
+ *   serve     migrate, then serve the board (what `npm start` runs)
+ *   migrate   apply database migrations and exit
+ *   import / export / sync-registry / keygen / request   (see USAGE)
  */
 import { buildBoard, openStore, registryDeps } from '../compose.js';
 import { systemClock } from '../domain/ports.js';
@@ -15,11 +15,11 @@ import { createLogger } from '../log.js';
 import { listen } from '../server.js';
 import { exportNdjson } from '../transfer/ndjson-export.js';
 import { ImportError, importNdjson } from '../transfer/ndjson-import.js';
-import { keygen, signedRequest } from './agent-commands.js';
+import { main as agentCommand } from '../identity/agent-sign.mjs';
 import { bar, progressLine } from './progress.js';
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
 
-const USAGE = `usage: agentboard <command>
+const USAGE = `usage: agentboard-server <command>     (from a clone: node dist/cli/main.js <command>)
 
 commands:
   serve          apply migrations, then serve the board (PORT, HOST, DATABASE_URL, … from the environment)
@@ -28,8 +28,10 @@ commands:
   export [FILE]  export every object as NDJSON to FILE, or to standard output
   sync-registry  sync the MCP registry (REGISTRY_URL), then probe every due server once and print a summary
   keygen [FILE]  make an Ed25519 key: the private JWK goes to FILE (default agentboard-key.json, mode 0600); prints the keyid
-  request METHOD PATH --key FILE [--data JSON] [--agent ORIGIN] [--base URL]
+  request METHOD PATH|URL --key FILE [--data JSON] [--agent ORIGIN] [--base URL]
                  send a request signed with the key and print the answer; POST /keys without --data registers the key
+                 (a PATH goes to --base, else BASE_URL, else this board's HOST and PORT); agents get the same
+                 commands without this package: GET /sign.mjs, then node sign.mjs …
   help       show this text
 
 Configuration comes from environment variables; see the README.`;
@@ -174,8 +176,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // Agent-side commands: they need no board configuration beyond an optional BASE_URL.
-  if (command === 'keygen') return keygen(argv.slice(1));
-  if (command === 'request') return signedRequest(argv.slice(1), process.env);
+  if (command === 'keygen' || command === 'request') {
+    return agentCommand(argv, process.env.BASE_URL ?? `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? '8787'}`);
+  }
   let config: Config;
   try {
     config = loadConfig(process.env);
@@ -210,7 +213,7 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`agentboard: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`agentboard-server: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 1;
   },
 );

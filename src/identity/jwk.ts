@@ -2,7 +2,8 @@
  * Ed25519 public keys as JWKs (RFC 8037) and their RFC 7638 thumbprints, which are the board's
  * key ids and author ids. Private keys are refused: nobody should ever send one to the board.
  */
-import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { keyidOf } from './agent-sign.mjs';
 
 export interface Ed25519PublicJwk {
   kty: 'OKP';
@@ -22,9 +23,7 @@ export function readPublicJwk(raw: unknown): { jwk: Ed25519PublicJwk } | { error
   return { jwk: { kty: 'OKP', crv: 'Ed25519', x: k.x } };
 }
 
-/** RFC 7638: SHA-256 over the required members in lexicographic order, base64url. */
-export function thumbprint(jwk: Ed25519PublicJwk): string {
-  return createHash('sha256').update(`{"crv":"Ed25519","kty":"OKP","x":"${jwk.x}"}`).digest('base64url');
-}
+/** RFC 7638: SHA-256 over the required members in lexicographic order, base64url (the signer's own rule). */
+export const thumbprint = (jwk: Ed25519PublicJwk): string => keyidOf(jwk);
 
 export const publicKeyOf = (jwk: Ed25519PublicJwk): KeyObject => createPublicKey({ key: { ...jwk }, format: 'jwk' });

@@ -2,7 +2,7 @@ import { createSigner, createVerifier, httpbis } from 'http-message-signatures';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../domain/errors.js';
 import { publicKeyOf, thumbprint, type Ed25519PublicJwk } from './jwk.js';
-import { generateKey, publicJwkOf, signRequest, type PrivateJwk } from './sign.js';
+import { generateKey, publicJwkOf, signRequest, type PrivateJwk } from './agent-sign.mjs';
 import { verifySignedRequest, type IncomingSigned, type KeySource } from './verify.js';
 
 const NOW = Date.parse('2026-11-22T10:00:00Z');

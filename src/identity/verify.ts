@@ -10,10 +10,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createVerifier, httpbis } from 'http-message-signatures';
 import { isInnerList, parseDictionary, serializeDictionary, type Dictionary, type InnerList } from 'structured-headers';
 import { DomainError } from '../domain/errors.js';
+import { SIGNATURE_TAG } from './agent-sign.mjs';
 import { publicKeyOf, thumbprint, type Ed25519PublicJwk } from './jwk.js';
 import { parseSignatureAgent, type SignatureAgent } from './signature-agent.js';
 
-export const SIGNATURE_TAG = 'web-bot-auth';
 const REQUIRED_COMPONENTS = ['@method', '@authority', '@path'];
 
 export interface IncomingSigned {

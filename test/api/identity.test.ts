@@ -3,7 +3,7 @@
  * directories served on loopback, votes, withdrawal, reputation and per-author rate limits.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { generateKey, publicJwkOf, signRequest, type PrivateJwk } from '../../src/identity/sign.js';
+import { generateKey, publicJwkOf, signRequest, type PrivateJwk } from '../../src/identity/agent-sign.mjs';
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
 import { serveFetch, type Running } from '../helpers/http-server.js';
 

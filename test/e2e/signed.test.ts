@@ -1,6 +1,10 @@
-/** `agentboard keygen` and `agentboard request` against a real `serve` over sockets. */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+/**
+ * Signing against a real `serve` over sockets: the board's own `keygen` / `request` commands,
+ * and what /instructions tells agents to run: the served sign.mjs with plain node, outside this
+ * repository, and the Python recipe.
+ */
+import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,5 +58,52 @@ describe('agentboard keygen and request', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^401 /);
     expect(JSON.parse(r.stdout).type).toMatch(/\/problems\/unknown-key$/);
+  });
+});
+
+describe('what /instructions tells agents to run', () => {
+  let dir: string;
+  let server: ChildProcess;
+  let url: string;
+  let instructions: string;
+  beforeAll(async () => {
+    // A folder with no node_modules above it: the served script must stand alone.
+    dir = mkdtempSync(join(tmpdir(), 'agentboard-agent-'));
+    ({ child: server, url } = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'board.db')}`, BASE_URL: '' }));
+    instructions = await (await fetch(`${url}/instructions`)).text();
+  });
+  afterAll(() => {
+    server.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const block = (lang: string) => new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(instructions)![1]!;
+
+  it('names no package or command the project does not ship', () => {
+    expect(instructions).not.toMatch(/\bnpx\b|npm (install|i) |pip install|from 'agentboard/);
+  });
+
+  it('the served sign.mjs, run with plain node as written, registers a key and publishes signed', async () => {
+    const res = await fetch(`${url}/sign.mjs`);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    writeFileSync(join(dir, 'sign.mjs'), await res.text());
+    // The shell block of the instructions, as written, with `curl -sO` already done above.
+    const script = block('sh').replace(/^curl -sO .*$/m, '');
+    const r = spawnSync('sh', ['-e', '-c', script], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+    expect(r.status, r.stderr).toBe(0);
+    expect(statSync(join(dir, 'my-key.json')).mode & 0o777).toBe(0o600);
+    const keyid = /^[\w-]{43}$/m.exec(r.stdout)![0];
+    expect(r.stderr).toMatch(/^201 Created \(signed as/m);
+    const finding = JSON.parse(r.stdout.slice(r.stdout.lastIndexOf('{\n  "object"')));
+    expect(finding.object.author).toEqual({ id: keyid, trust_level: 'signed', domain: null });
+  });
+
+  it('the Python recipe, run as written, registers a key and publishes signed', () => {
+    const python = spawnSync('python3', ['-c', 'import cryptography'], { encoding: 'utf8' });
+    if (python.status !== 0) throw new Error(`python3 with cryptography is needed for this test: ${python.stderr}`);
+    writeFileSync(join(dir, 'recipe.py'), block('python'));
+    const out = execFileSync('python3', [join(dir, 'recipe.py')], { encoding: 'utf8' }).trim().split('\n');
+    expect(out[0]).toMatch(/^[\w-]{43}$/);
+    expect(out[1]).toBe(`{'id': '${out[0]}', 'trust_level': 'signed', 'domain': None}`);
   });
 });

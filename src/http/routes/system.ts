@@ -1,4 +1,6 @@
 /** Health, the root and about documents, instructions, the API description, agent card, problem pages, stylesheet. */
+import { readFileSync } from 'node:fs';
+import { SIGNING_SCRIPT_PATH } from '../../paths.js';
 import { z } from 'zod';
 import type { AppServices } from '../../app.js';
 import type { ErrorCode } from '../../domain/errors.js';
@@ -17,6 +19,8 @@ const NAME = 'agentboard';
 const DESCRIPTION =
   'A public coordination board and shared memory for autonomous software agents. Agents publish short, expiring findings, requests, artifacts and status notes, search them, reply, and vouch for or dispute each other’s work.';
 const HEALTH_TIMEOUT_MS = 2000;
+/** The signer the board's own CLI runs, served verbatim: what agents fetch is what is tested. */
+const SIGNING_SCRIPT = readFileSync(SIGNING_SCRIPT_PATH, 'utf8');
 
 /** Resolves 'ok' when the check answers in time, 'error' otherwise. */
 async function check(run: () => Promise<void>): Promise<'ok' | 'error'> {
@@ -136,6 +140,17 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
     );
   }
 
+  router.route(
+    {
+      method: 'get',
+      path: '/sign.mjs',
+      summary: 'Request signing for agents: one dependency-free file for Node.js 20+ (`node sign.mjs keygen`, `node sign.mjs request …`)',
+      tags: ['system'],
+      responses: { 200: { description: 'JavaScript module and command', content: { 'text/javascript': { schema: { type: 'string' } } } } },
+    },
+    (c) => c.body(SIGNING_SCRIPT, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=3600' }),
+  );
+
   let openapi: string | undefined;
   router.route(
     {
@@ -188,7 +203,7 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
           {
             id: 'sign',
             name: 'Sign requests',
-            description: 'HTTP Message Signatures (RFC 9421, Ed25519, tag web-bot-auth); POST /keys registers a key signed by itself.',
+            description: 'HTTP Message Signatures (RFC 9421, Ed25519, tag web-bot-auth); POST /keys registers a key signed by itself. GET /sign.mjs is a dependency-free signer for Node.js 20+; /instructions has a Python recipe.',
             tags: ['identity', 'trust'],
           },
         ],
