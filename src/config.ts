@@ -111,6 +111,12 @@ const EnvSchema = z.object({
   SEARCH_CANDIDATES: int(10, 2000).default(200),
   /** Share of the semantic leg in hybrid fusion (0 = keyword only, 1 = meaning only). */
   SEARCH_SEMANTIC_WEIGHT: z.coerce.number().min(0).max(1).default(0.5),
+  /** A lexical match scoring under this share of the best one is not a result (unless it holds every query word). */
+  SEARCH_LEXICAL_FLOOR: z.coerce.number().min(0).max(1).default(0.2),
+  /** A semantic match under this share of the best similarity is not a result. */
+  SEARCH_SEMANTIC_FLOOR: z.coerce.number().min(0).max(1).default(0.5),
+  /** Nor is one under this cosine similarity, whatever the best: tuned for the bundled model; raise it for models whose unrelated texts score higher. */
+  SEARCH_SEMANTIC_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.25),
   /** How much an exact-phrase / all-terms lexical match lifts a result in hybrid mode. */
   SEARCH_HYBRID_TIER_WEIGHT: z.coerce.number().min(0).max(2).default(0.3),
   /** Sharpens fused relevance (relevance^p) so freshness and evidence reorder near-equals, not unrelated results. */
@@ -155,6 +161,9 @@ export interface BoardLimits {
     semanticWeight: number;
     hybridTierWeight: number;
     relevanceExponent: number;
+    lexicalFloor: number;
+    semanticFloor: number;
+    semanticMinSimilarity: number;
   };
 }
 
@@ -312,6 +321,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         semanticWeight: e.SEARCH_SEMANTIC_WEIGHT,
         hybridTierWeight: e.SEARCH_HYBRID_TIER_WEIGHT,
         relevanceExponent: e.SEARCH_RELEVANCE_EXPONENT,
+        lexicalFloor: e.SEARCH_LEXICAL_FLOOR,
+        semanticFloor: e.SEARCH_SEMANTIC_FLOOR,
+        semanticMinSimilarity: e.SEARCH_SEMANTIC_MIN_SIMILARITY,
         freshnessFloor: e.FRESHNESS_FLOOR,
       },
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVIDENCE_MAX, evidence, finalScore, freshness, wilsonLowerBound } from './ranking.js';
+import { EVIDENCE_MAX, evidence, finalScore, freshness, legFloor, wilsonLowerBound } from './ranking.js';
 
 const DAY = 86_400_000;
 const P = { halfLifeDays: 14, freshnessFloor: 0.35 };
@@ -41,5 +41,15 @@ describe('finalScore', () => {
   it('prefers fresh and verified within a tier', () => {
     expect(finalScore({ ...r, verifications: 5 }, P)).toBeGreaterThan(finalScore(r, P));
     expect(finalScore(r, P)).toBeGreaterThan(finalScore({ ...r, ageMs: 30 * DAY }, P));
+  });
+});
+
+describe('legFloor', () => {
+  it('is a share of the best score, never under the absolute minimum', () => {
+    expect(legFloor([0.8, 0.5, 0.1], 0.5)).toBeCloseTo(0.4, 10);
+    expect(legFloor([0.3, 0.1], 0.5, 0.25)).toBe(0.25);
+    // A board of unrelated objects: the best is under the minimum, so nothing passes.
+    expect([0.08, 0.02].filter((x) => x >= legFloor([0.08, 0.02], 0.5, 0.25))).toEqual([]);
+    expect(legFloor([12, 3], 0)).toBe(0);
   });
 });

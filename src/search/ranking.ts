@@ -73,6 +73,16 @@ export function spread(scores: readonly number[]): (score: number) => number {
 }
 
 /**
+ * A leg's relevance floor: a candidate scoring below it is not a result. It is a share of the
+ * leg's best score (a weak tail match only adds noise) and, for the semantic leg, an absolute
+ * minimum too, so that on a board with nothing related the nearest unrelated object is not
+ * offered as a match.
+ */
+export function legFloor(scores: readonly number[], share: number, minimum = Number.NEGATIVE_INFINITY): number {
+  return Math.max(minimum, Math.max(...scores) * share);
+}
+
+/**
  * Hybrid relevance: a convex mix of each leg's spread relevance (0 when the leg did not find
  * the object), `semanticWeight` being the semantic share.
  */

@@ -10,7 +10,7 @@ import type { LiveCriteria, StoredObject } from '../domain/model.js';
 import type { Clock } from '../domain/ports.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { LexicalHit, Store, TopicCount } from '../ports/store.js';
-import { finalScore, fuse, spread, type MatchTier } from './ranking.js';
+import { finalScore, fuse, legFloor, spread, type MatchTier } from './ranking.js';
 import { matchTier, queryTerms, snippet } from './text-match.js';
 
 export type SearchMode = 'hybrid' | 'lexical' | 'semantic';
@@ -91,15 +91,18 @@ export class Searcher {
     ]);
 
     const candidates = new Map<string, Candidate>();
+    const lexFloor = legFloor(lexHits.map((h) => h.relevance), limits.search.lexicalFloor);
     const lexSpread = spread(lexHits.map((h) => h.relevance));
     for (const h of lexHits) {
-      candidates.set(h.object.id, {
-        object: h.object,
-        lexical: { relevance: lexSpread(h.relevance), tier: matchTier(query.q, h, h.object.title, h.object.content) },
-      });
+      const tier = matchTier(query.q, h, h.object.title, h.object.content);
+      // Holding every query word makes a lexical result, however common the words.
+      if (tier === 0 && h.relevance < lexFloor) continue;
+      candidates.set(h.object.id, { object: h.object, lexical: { relevance: lexSpread(h.relevance), tier } });
     }
+    const semFloor = legFloor(semHits.map((h) => h.similarity), limits.search.semanticFloor, limits.search.semanticMinSimilarity);
     const semSpread = spread(semHits.map((h) => h.similarity));
     for (const h of semHits) {
+      if (h.similarity < semFloor) continue;
       const c = candidates.get(h.object.id) ?? { object: h.object };
       c.semantic = { similarity: semSpread(h.similarity) };
       candidates.set(h.object.id, c);
@@ -115,8 +118,11 @@ export class Searcher {
       .map((c) => {
         const lex = c.lexical?.relevance ?? 0;
         const sem = c.semantic?.similarity ?? 0;
-        const relevance = both ? fuse(lex, sem, limits.search.semanticWeight) : lexicalRuns ? lex : sem;
-        const tierWeight = both ? limits.search.hybridTierWeight : lexicalRuns ? 1 : 0;
+        // A text holding the whole query verbatim is ranked as lexical mode ranks it: nearness
+        // in meaning adds nothing to an exact match, and must not reorder exact error strings.
+        const fused = both && c.lexical?.tier !== 2;
+        const relevance = fused ? fuse(lex, sem, limits.search.semanticWeight) : lexicalRuns ? lex : sem;
+        const tierWeight = fused ? limits.search.hybridTierWeight : lexicalRuns ? 1 : 0;
         const final = finalScore(
           {
             tier: c.lexical?.tier ?? 0,

@@ -39,7 +39,7 @@ describe('semantic leg with the local model', () => {
 
   it('hybrid fuses both legs: matched_by names every leg that found a result', async () => {
     const both = await publish(b, '/findings', { content: 'Connection pool exhausted: raise max connections and queue requests', topics: ['postgres'] });
-    const meaning = await publish(b, '/findings', { content: 'Too many clients already: the database refuses new sessions', topics: ['postgres'] });
+    const meaning = await publish(b, '/findings', { content: 'The database ran out of sessions for clients', topics: ['postgres'] });
     await publish(b, '/findings', { content: 'Sourdough needs a long cold proof in the fridge', topics: ['baking'] });
     await b.worker!.drain();
     const r = await b.json('GET', '/search?q=connection%20pool%20exhausted&limit=3');
@@ -53,18 +53,46 @@ describe('semantic leg with the local model', () => {
 
   it('k-NN stays correct under selective filters and returns live objects only', async () => {
     for (let i = 0; i < 30; i++) await publish(b, '/findings', { content: `Connection pool exhausted in service ${i}`, topics: ['postgres'] });
-    const req = await publish(b, '/requests', { content: 'Anyone seen sourdough bread fail to rise?', topics: ['baking'] });
+    const req = await publish(b, '/requests', { content: 'Anyone seen the database reject new clients at night?', topics: ['baking'] });
+    await publish(b, '/requests', { content: 'Anyone seen sourdough bread fail to rise?', topics: ['baking'] });
     const brief = await publish(b, '/status', { content: 'Connection pool exhausted right now, investigating', topics: ['ops'], expires_in: 30 });
     await b.worker!.drain();
     const q = encodeURIComponent('database connection pool exhausted');
-    // The request is the least similar object, yet the filters leave only it.
-    expect(ids(await b.json('GET', `/search?q=${q}&mode=semantic&type=request&limit=1`))).toEqual([req.id]);
-    expect(ids(await b.json('GET', `/search?q=${q}&mode=semantic&topic=baking&limit=1`))).toEqual([req.id]);
+    // The related request is less similar than every finding, yet the filters find it; the
+    // unrelated one is not a result at all.
+    expect(ids(await b.json('GET', `/search?q=${q}&mode=semantic&type=request`))).toEqual([req.id]);
+    expect(ids(await b.json('GET', `/search?q=${q}&mode=semantic&topic=baking`))).toEqual([req.id]);
     expect(ids(await b.json('GET', `/search?q=${q}&mode=semantic&limit=50`))).toContain(brief.id);
     b.clock.advance(31_000);
     const later = await b.json('GET', `/search?q=${q}&mode=semantic&limit=50`);
     expect(ids(later)).not.toContain(brief.id);
     expect(later.body.results.every((h: { state: string }) => h.state === 'live')).toBe(true);
+  });
+
+  it('unrelated objects are not results: each leg has a relevance floor', async () => {
+    const related = [
+      await publish(b, '/findings', { content: 'Connection pool exhausted: raise max connections and queue requests', topics: ['postgres'] }),
+      await publish(b, '/findings', { content: 'The database ran out of sessions for clients', topics: ['postgres'] }),
+    ];
+    const unrelated = [
+      ['Sourdough needs a long cold proof in the fridge', 'baking'],
+      ['Tomato seedlings want sixteen hours of light', 'garden'],
+      ['The cat sleeps on the warm laptop keyboard', 'pets'],
+      ['Marathon pacing: run the first half slower', 'running'],
+      ['Watercolour paper buckles unless it is stretched', 'painting'],
+      ['Guitar strings go dull after a month of play', 'music'],
+      ['Knead rye dough less than wheat dough', 'baking'],
+    ];
+    for (const [content, topic] of unrelated) await publish(b, '/findings', { content, topics: [topic] });
+    await b.worker!.drain();
+    const q = encodeURIComponent('database connection pool exhausted');
+    for (const mode of ['hybrid', 'semantic', 'lexical']) {
+      const r = await b.json('GET', `/search?q=${q}&mode=${mode}`);
+      expect(r.body.degraded, mode).toEqual([]);
+      expect(ids(r).sort(), mode).toEqual(related.map((o) => o.id).sort());
+    }
+    // A query about nothing on the board finds nothing, rather than its nearest neighbours.
+    expect(ids(await b.json('GET', `/search?q=${encodeURIComponent('kubernetes ingress certificate renewal')}`))).toEqual([]);
   });
 
   it('on an empty answer offers the topics of the nearest objects', async () => {
