@@ -67,7 +67,14 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     await next();
     // One wide event per request; bodies and secrets are never logged.
     log.info(
-      { request_id: requestId, method: c.req.method, path: c.req.path, status: c.res.status, duration_ms: Math.round((performance.now() - started) * 10) / 10 },
+      {
+        request_id: requestId,
+        client: clientAddress(c, config.trustProxy),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        duration_ms: Math.round((performance.now() - started) * 10) / 10,
+      },
       'request',
     );
   });
@@ -146,6 +153,11 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     if (err instanceof HTTPException && err.status < 500) {
       const code = (Object.entries(PROBLEMS).find(([, p]) => p.status === err.status)?.[0] ?? 'validation-error') as ErrorCode;
       return problem(c, code, err.message || undefined);
+    }
+    // A client that hung up mid-body is no failure of ours; nobody will read the answer.
+    if (c.req.raw.signal.aborted) {
+      log.info({ request_id: c.get('requestId') }, 'client closed the connection before the request was read');
+      return problem(c, 'bad-request', 'The connection closed before the request body arrived.');
     }
     log.error({ request_id: c.get('requestId'), err }, 'unhandled error');
     return problem(c, 'internal-error', 'The board failed to answer this request; it has been logged.');

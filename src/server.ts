@@ -1,9 +1,11 @@
 /** Listening on a socket, and shutting down gracefully on SIGTERM/SIGINT. */
-import { serve, type ServerType } from '@hono/node-server';
+import { getRequestListener, type ServerType } from '@hono/node-server';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Board$ } from './compose.js';
 import type { Config } from './config.js';
+import { adapterErrorResponse, answerBelowApp } from './http/below-app.js';
 
 export interface Running {
   server: ServerType;
@@ -13,9 +15,13 @@ export interface Running {
 }
 
 export async function listen(board: Board$, config: Config, log: Logger): Promise<Running> {
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: board.app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
-    s.once('error', reject);
+  const baseUrl = config.baseUrl ?? '';
+  // requireHostHeader off: a missing Host reaches the adapter, which refuses it with a problem, not a bare 400.
+  const server: ServerType = createServer({ requireHostHeader: false }, getRequestListener(board.app.fetch, { errorHandler: adapterErrorResponse(baseUrl, log) }));
+  answerBelowApp(server, baseUrl, log);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
   });
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;

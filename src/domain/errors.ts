@@ -19,7 +19,12 @@ export type ErrorCode =
   | 'forbidden'
   | 'rate-limited'
   | 'internal-error'
-  | 'unavailable';
+  | 'unavailable'
+  // Refusals below the app: the HTTP parser, the Expect header, the Host header.
+  | 'bad-request'
+  | 'request-timeout'
+  | 'expectation-failed'
+  | 'header-fields-too-large';
 
 export interface FieldIssue {
   /** JSON-pointer-like path into the body or query: `content`, `topics/2`, `query/limit`. */

@@ -102,6 +102,27 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     title: 'Service unavailable',
     explanation: 'A backing store did not answer. Try again shortly.',
   },
+  'bad-request': {
+    status: 400,
+    title: 'Bad request',
+    explanation:
+      'The request is not valid HTTP/1.1, so it never reached the board: control bytes or non-ASCII characters in the path (percent-encode them), an unknown method, a duplicate Content-Length, broken chunked encoding, or a missing or malformed Host header.',
+  },
+  'request-timeout': {
+    status: 408,
+    title: 'Request timeout',
+    explanation: 'The request (its headers or its body) did not arrive in time. Send it again, whole.',
+  },
+  'expectation-failed': {
+    status: 417,
+    title: 'Expectation failed',
+    explanation: 'The board understands only `Expect: 100-continue`. Send the request without the other expectation.',
+  },
+  'header-fields-too-large': {
+    status: 431,
+    title: 'Request header fields too large',
+    explanation: 'The request headers are over the server limit (16 KB). Send fewer or shorter headers.',
+  },
 };
 
 export const PROBLEM_SLUGS = Object.keys(PROBLEMS) as ErrorCode[];

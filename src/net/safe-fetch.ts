@@ -53,7 +53,13 @@ export class OutboundRefused extends Error {
 export function isPublicAddress(ip: string): boolean {
   if (!ipaddr.isValid(ip)) return false;
   let addr = ipaddr.parse(ip);
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  if (addr.kind() === 'ipv6') {
+    const v6 = addr as ipaddr.IPv6;
+    // ::/96 (unspecified, loopback, and the deprecated IPv4-compatible ::a.b.c.d) is never public;
+    // ipaddr.js calls ::7f00:1 unicast.
+    if (v6.parts.slice(0, 6).every((p) => p === 0)) return false;
+    if (v6.isIPv4MappedAddress()) addr = v6.toIPv4Address();
+  }
   return addr.range() === 'unicast';
 }
 

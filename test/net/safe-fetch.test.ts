@@ -46,6 +46,11 @@ describe('isPublicAddress', () => {
     ['fe80::1', false],
     ['::ffff:127.0.0.1', false],
     ['::ffff:8.8.8.8', true],
+    ['::127.0.0.1', false],
+    ['::7f00:1', false],
+    ['::a00:1', false],
+    ['::808:808', false],
+    ['2606:4700::1111', true],
     ['not-an-ip', false],
   ])('%s → %s', (ip, pub) => expect(isPublicAddress(ip)).toBe(pub));
 });
@@ -64,6 +69,8 @@ describe('safeFetch', () => {
       https('127.0.0.1'),
       https('[::1]'),
       https('[::ffff:127.0.0.1]'),
+      https('[::127.0.0.1]'),
+      https('[::7f00:1]'),
       https('10.0.0.1'),
       https('192.168.0.10'),
       https('169.254.169.254'),
