@@ -13,7 +13,7 @@ import type { Clock } from './domain/ports.js';
 import { clientAddress } from './http/client.js';
 import { cors } from './http/middleware/cors.js';
 import type { AppEnv } from './http/env.js';
-import { rateLimit, RateLimitedError } from './http/middleware/rate-limit.js';
+import { charge, rateLimit, RateLimitedError, type RatePolicy } from './http/middleware/rate-limit.js';
 import { wantsHtml } from './http/negotiate.js';
 import { PROBLEM_MEDIA_TYPE, PROBLEMS, problemBody } from './http/problem.js';
 import { Router } from './http/router.js';
@@ -84,15 +84,25 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   const directory = new KeyDirectory({
     kv,
     clock,
+    minCacheSeconds: config.signatures.directoryMinCacheSeconds,
     maxCacheSeconds: config.signatures.directoryMaxCacheSeconds,
+    failureCacheSeconds: config.signatures.directoryFailureCacheSeconds,
     fetch: { allowPrivateNetwork: config.allowPrivateNetwork, timeoutMs: config.signatures.directoryTimeoutMs, maxBytes: config.signatures.directoryMaxBytes },
   });
+  const { rateLimits: r } = config;
+  const anonWrites: RatePolicy = { name: 'writes', limit: r.anonWrites, windowSeconds: r.writeWindowSeconds };
+  const onKvLimitError = (err: unknown) => log.warn({ err }, 'kv store failed; request served without rate limiting');
   // Before rate limiting: signed callers are limited per author, not per address.
   app.use(
     signatures({
       identity: services.store.identity,
       kv,
       directory,
+      // Naming a key directory makes the board fetch it: that costs the requester a write.
+      async chargeDirectoryFetch(c) {
+        const left = await charge(kv, anonWrites, clientAddress(c, config.trustProxy), clock.now(), onKvLimitError);
+        if (left?.over) throw new RateLimitedError(left.resetSeconds);
+      },
       clock,
       config,
       onKvError: (err) => log.warn({ err }, 'kv store failed; signature nonce not checked'),
@@ -107,15 +117,14 @@ export function createApp(services: AppServices): Hono<AppEnv> {
         if (UNLIMITED.has(c.req.path) || c.req.method === 'OPTIONS') return null;
         const author = c.get('signature')?.keyid;
         const key = author ? `author:${author}` : clientAddress(c, config.trustProxy);
-        const { rateLimits: r } = config;
         if (c.req.method === 'GET' || c.req.method === 'HEAD') {
           return { policy: { name: 'reads', limit: r.reads, windowSeconds: r.readWindowSeconds }, key };
         }
         return author
           ? { policy: { name: 'signed-writes', limit: r.signedWrites, windowSeconds: r.writeWindowSeconds }, key }
-          : { policy: { name: 'writes', limit: r.anonWrites, windowSeconds: r.writeWindowSeconds }, key };
+          : { policy: anonWrites, key };
       },
-      onKvError: (err) => log.warn({ err }, 'kv store failed; request served without rate limiting'),
+      onKvError: onKvLimitError,
     }),
   );
 

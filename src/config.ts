@@ -79,6 +79,10 @@ const EnvSchema = z.object({
   SIGNATURE_SKEW_SECONDS: int(0, 3600).default(60),
   /** Longest a key directory is cached, whatever its Cache-Control says. */
   KEY_DIRECTORY_MAX_CACHE: int(0).default(86_400),
+  /** Shortest a key directory is cached, even when it says no-store: bounds the fetches a flood of signed requests can cause. */
+  KEY_DIRECTORY_MIN_CACHE: int(0).default(60),
+  /** How long a directory that could not be read is not asked again. */
+  KEY_DIRECTORY_FAILURE_CACHE: int(0).default(60),
   KEY_DIRECTORY_TIMEOUT_MS: int(100).default(5000),
   KEY_DIRECTORY_MAX_BYTES: int(1024).default(64 * 1024),
   /** `reputable`: over this many days, at least this many verifications from this many other voters, under this share of contradictions. */
@@ -209,7 +213,14 @@ export interface Config {
     maxTools: number;
   };
   allowPrivateNetwork: boolean;
-  signatures: { skewSeconds: number; directoryMaxCacheSeconds: number; directoryTimeoutMs: number; directoryMaxBytes: number };
+  signatures: {
+    skewSeconds: number;
+    directoryMinCacheSeconds: number;
+    directoryMaxCacheSeconds: number;
+    directoryFailureCacheSeconds: number;
+    directoryTimeoutMs: number;
+    directoryMaxBytes: number;
+  };
   logLevel: Env['LOG_LEVEL'];
   maxBodyBytes: number;
   shutdownGraceMs: number;
@@ -287,7 +298,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK,
     signatures: {
       skewSeconds: e.SIGNATURE_SKEW_SECONDS,
+      directoryMinCacheSeconds: e.KEY_DIRECTORY_MIN_CACHE,
       directoryMaxCacheSeconds: e.KEY_DIRECTORY_MAX_CACHE,
+      directoryFailureCacheSeconds: e.KEY_DIRECTORY_FAILURE_CACHE,
       directoryTimeoutMs: e.KEY_DIRECTORY_TIMEOUT_MS,
       directoryMaxBytes: e.KEY_DIRECTORY_MAX_BYTES,
     },

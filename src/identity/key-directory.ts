@@ -1,8 +1,10 @@
 /**
  * Reading an agent's key directory (Web Bot Auth): `GET {origin}/.well-known/http-message-signatures-directory`,
  * a JWKS. Fetched through safeFetch (private addresses and plain http refused unless allowed),
- * cached in the kv for the response's Cache-Control lifetime, never longer than the cap. A
- * directory that cannot be read is an error, never an empty list: the caller answers 401.
+ * cached in the kv for the response's Cache-Control lifetime, within a floor and a cap. A
+ * directory that cannot be read is an error, never an empty list: the caller answers 401, and
+ * the failure is remembered for a while too. So an origin's directory is fetched at most once
+ * per floor period, whatever requests name it, and only after the requester paid (`charge`).
  */
 import type { Kv } from '../ports/kv.js';
 import type { Clock } from '../domain/ports.js';
@@ -27,23 +29,49 @@ export class KeyDirectory {
   readonly #inFlight = new Map<string, Promise<Ed25519PublicJwk[]>>();
 
   constructor(
-    private readonly deps: { kv: Kv; clock: Clock; fetch: SafeFetchOptions; maxCacheSeconds: number },
+    private readonly deps: {
+      kv: Kv;
+      clock: Clock;
+      fetch: SafeFetchOptions;
+      /** Bounds of the cache lifetime, whatever the directory's Cache-Control says. */
+      minCacheSeconds: number;
+      maxCacheSeconds: number;
+      /** How long a directory that could not be read is not asked again. */
+      failureCacheSeconds: number;
+    },
   ) {}
 
-  /** The Ed25519 keys the origin's directory lists (other key types are skipped). */
-  async keys(origin: string): Promise<Ed25519PublicJwk[]> {
-    const cacheKey = `keydir:${origin}`;
-    const cached = await this.deps.kv.get(cacheKey, this.deps.clock.now()).catch(() => null);
+  /**
+   * The Ed25519 keys the origin's directory lists (other key types are skipped). `charge` runs
+   * before a fetch leaves (not for a cached answer): it bills the requester, and may refuse.
+   */
+  async keys(origin: string, charge: () => Promise<void> = async () => undefined): Promise<Ed25519PublicJwk[]> {
+    const now = this.deps.clock.now();
+    const [cached, failed] = await Promise.all([
+      this.deps.kv.get(`keydir:${origin}`, now).catch(() => null),
+      this.deps.kv.get(`keydir-failed:${origin}`, now).catch(() => null),
+    ]);
     if (cached) return JSON.parse(cached) as Ed25519PublicJwk[];
+    if (failed) throw new DirectoryUnavailable(`${failed} (not asked again for up to ${this.deps.failureCacheSeconds} s)`);
     let pending = this.#inFlight.get(origin);
     if (!pending) {
-      pending = this.#fetch(origin, cacheKey).finally(() => this.#inFlight.delete(origin));
+      // Set before the first await, so concurrent look-ups share it (and one charge).
+      pending = (async () => {
+        await charge();
+        try {
+          return await this.#fetch(origin);
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          await this.deps.kv.set(`keydir-failed:${origin}`, message, this.deps.failureCacheSeconds * 1000, this.deps.clock.now()).catch(() => undefined);
+          throw err;
+        }
+      })().finally(() => this.#inFlight.delete(origin));
       this.#inFlight.set(origin, pending);
     }
     return pending;
   }
 
-  async #fetch(origin: string, cacheKey: string): Promise<Ed25519PublicJwk[]> {
+  async #fetch(origin: string): Promise<Ed25519PublicJwk[]> {
     let res;
     try {
       res = await safeFetch(`${origin}${DIRECTORY_PATH}`, { headers: { accept: 'application/http-message-signatures-directory+json, application/json' } }, this.deps.fetch);
@@ -63,8 +91,8 @@ export class KeyDirectory {
       .slice(0, 100)
       .map((k) => readPublicJwk(k))
       .flatMap((r) => ('jwk' in r ? [r.jwk] : []));
-    const ttl = cacheSeconds(res.headers['cache-control'], this.deps.maxCacheSeconds);
-    if (ttl > 0) await this.deps.kv.set(cacheKey, JSON.stringify(keys), ttl * 1000, this.deps.clock.now()).catch(() => undefined);
+    const ttl = Math.max(this.deps.minCacheSeconds, cacheSeconds(res.headers['cache-control'], this.deps.maxCacheSeconds));
+    if (ttl > 0) await this.deps.kv.set(`keydir:${origin}`, JSON.stringify(keys), ttl * 1000, this.deps.clock.now()).catch(() => undefined);
     return keys;
   }
 }

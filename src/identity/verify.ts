@@ -87,7 +87,12 @@ export async function verifySignedRequest(
   } catch (err) {
     throw invalid(`The signature could not be checked: ${err instanceof Error ? err.message.slice(0, 200) : 'malformed'}.`);
   }
-  if (ok !== true) throw invalid('The signature does not match the request (method, authority, path, digest or signed headers differ from what was signed).');
+  if (ok !== true) {
+    const authority = new URL(req.url).host;
+    throw invalid(
+      `The signature does not match the request (method, authority, path, digest or signed headers differ from what was signed). The board checked "@authority" as "${authority}" and "@path" as "${new URL(req.url).pathname}"; behind a proxy, the operator sets BASE_URL to the public address.`,
+    );
+  }
   const nonce = params.get('nonce');
   return {
     keyid,
@@ -111,7 +116,12 @@ function chooseSignature(headers: Record<string, string>): { label: string; inpu
   }
   for (const [label, input] of inputs) {
     if (!isInnerList(input) || input[1].get('tag') !== SIGNATURE_TAG) continue;
-    if (!signatures.has(label)) throw invalid(`Signature-Input names "${label}" but Signature has no value for it.`);
+    const value = signatures.get(label);
+    if (!value) throw invalid(`Signature-Input names "${label}" but Signature has no value for it.`);
+    // Checked before any key is looked up: a malformed signature never makes the board fetch a directory.
+    if (isInnerList(value) || !(value[0] instanceof ArrayBuffer) || value[0].byteLength !== 64) {
+      throw invalid(`Signature "${label}" must be a 64-byte Ed25519 signature as a byte sequence (:base64:).`);
+    }
     return { label, input };
   }
   throw invalid(`No signature carries tag="${SIGNATURE_TAG}".`);

@@ -258,6 +258,81 @@ describe('domain-verified signatures', () => {
   });
 });
 
+describe('what a key directory can cost the board', () => {
+  const erin = generateKey();
+  let b: TestBoard;
+  let nocache: Running;
+  let broken: Running;
+  const directoryHits = (r: Running) => r.hits.filter((h) => h.includes('http-message-signatures-directory')).length;
+  beforeAll(async () => {
+    // A directory that forbids caching, and one that is down (500).
+    nocache = await serveFetch(() => Response.json({ keys: [publicJwkOf(erin.privateJwk)] }, { headers: { 'cache-control': 'no-store' } }));
+    broken = await serveFetch(() => new Response('down', { status: 500 }));
+    b = await makeTestBoard({ ALLOW_PRIVATE_NETWORK: 'true', RATE_LIMIT_ANON_WRITES: '3' });
+  });
+  afterAll(async () => {
+    await b.dispose();
+    await Promise.all([nocache.close(), broken.close()]);
+  });
+
+  it('caches even a no-store directory for the minimum, and remembers a failing one', async () => {
+    for (let i = 0; i < 3; i++) {
+      const r = await signed(b, 'GET', '/findings', { key: erin, agent: nocache.origin });
+      expect(r.status).toBe(200);
+    }
+    expect(directoryHits(nocache)).toBe(1);
+    for (let i = 0; i < 3; i++) {
+      const r = await signed(b, 'GET', '/findings', { key: erin, agent: broken.origin });
+      expect(r.status).toBe(401);
+      expect(r.body.detail).toMatch(/answered 500/);
+    }
+    expect(directoryHits(broken)).toBe(1);
+    // After the minimum (60 s), each is asked again.
+    b.clock.advance(61_000);
+    await signed(b, 'GET', '/findings', { key: erin, agent: nocache.origin, from: '198.51.100.2' });
+    await signed(b, 'GET', '/findings', { key: erin, agent: broken.origin, from: '198.51.100.2' });
+    expect([directoryHits(nocache), directoryHits(broken)]).toEqual([2, 2]);
+  });
+
+  it('bills each fetch to the requester: past its write budget, 429 and no fetch', async () => {
+    const origins: Running[] = [];
+    try {
+      for (let i = 0; i < 4; i++) origins.push(await serveFetch(() => Response.json({ keys: [] })));
+      const statuses = [];
+      for (const o of origins) statuses.push((await signed(b, 'GET', '/findings', { key: erin, agent: o.origin, from: '198.51.100.77' })).status);
+      // Three fetches fit the budget of 3 writes (each answers 401: the key is not listed); the fourth is refused unfetched.
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      expect(origins.map(directoryHits)).toEqual([1, 1, 1, 0]);
+    } finally {
+      await Promise.all(origins.map((o) => o.close()));
+    }
+  });
+
+  it('fetches nothing for an expired or malformed signature', async () => {
+    const fresh = await serveFetch(() => Response.json({ keys: [publicJwkOf(erin.privateJwk)] }));
+    try {
+      const expired = await signed(b, 'GET', '/findings', { key: erin, agent: fresh.origin, skew: -3_600_000 });
+      expect(expired.body.type).toBe('http://board.test/problems/signature-expired');
+      const request = new Request('http://board.test/findings');
+      const s = await signRequest(request, { privateJwk: erin.privateJwk, now: b.clock.now(), agent: fresh.origin });
+      const headers = new Headers(s.headers);
+      headers.set('signature', 'sig1=:AAAA:');
+      const malformed = await b.app.request('http://board.test/findings', { headers });
+      expect(malformed.status).toBe(401);
+      expect(((await malformed.json()) as { detail: string }).detail).toMatch(/64-byte/);
+      expect(fresh.hits).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('a signature that does not match says which @authority the board checked', async () => {
+    const r = await signed(b, 'GET', '/findings', { key: erin, agent: nocache.origin, tamper: ({ body }) => ({ path: '/requests', body }) });
+    expect(r.status).toBe(401);
+    expect(r.body.detail).toContain('"@authority" as "board.test"');
+  });
+});
+
 describe('key directories on private addresses', () => {
   let b: TestBoard;
   let directory: Running;

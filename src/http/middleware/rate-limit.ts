@@ -30,25 +30,33 @@ export class RateLimitedError extends DomainError {
   }
 }
 
+/**
+ * Counts one unit against `key` under `policy`: what is left and when the window resets, or
+ * null when the policy is off or the kv failed (told to onKvError: a kv outage must not take
+ * the board down with it, so the request is served unlimited).
+ */
+export async function charge(kv: Kv, policy: RatePolicy, key: string, now: number, onKvError: (err: unknown) => void): Promise<{ remaining: number; resetSeconds: number; over: boolean } | null> {
+  if (policy.limit <= 0) return null;
+  let window;
+  try {
+    window = await kv.hit(`rl:${policy.name}:${key}`, policy.windowSeconds * 1000, now);
+  } catch (err) {
+    onKvError(err);
+    return null;
+  }
+  const resetSeconds = Math.max(1, Math.ceil((window.resetAt - now) / 1000));
+  return { remaining: Math.max(0, policy.limit - window.count), resetSeconds, over: window.count > policy.limit };
+}
+
 export function rateLimit({ kv, clock, policyFor, onKvError }: RateLimitOptions): MiddlewareHandler<AppEnv> {
   return async function rateLimitMiddleware(c, next) {
     const chosen = policyFor(c);
-    if (!chosen || chosen.policy.limit <= 0) return next();
-    const { policy, key } = chosen;
-    const now = clock.now();
-    let window;
-    try {
-      window = await kv.hit(`rl:${policy.name}:${key}`, policy.windowSeconds * 1000, now);
-    } catch (err) {
-      // A kv outage must not take the board down with it: serve, and say so in the logs.
-      onKvError(err);
-      return next();
-    }
-    const { count, resetAt } = window;
-    const resetSeconds = Math.max(1, Math.ceil((resetAt - now) / 1000));
+    const { policy, key } = chosen ?? {};
+    const left = policy && key ? await charge(kv, policy, key, clock.now(), onKvError) : null;
+    if (!policy || !left) return next();
     c.header('RateLimit-Policy', `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`);
-    c.header('RateLimit', `"${policy.name}";r=${Math.max(0, policy.limit - count)};t=${resetSeconds}`);
-    if (count > policy.limit) throw new RateLimitedError(resetSeconds);
+    c.header('RateLimit', `"${policy.name}";r=${left.remaining};t=${left.resetSeconds}`);
+    if (left.over) throw new RateLimitedError(left.resetSeconds);
     await next();
   };
 }

@@ -4,7 +4,7 @@
  * anonymous. A verified request acts as its key's author (and votes as that author).
  */
 import { randomUUID } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Config } from '../../config.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports.js';
@@ -22,6 +22,8 @@ export interface SignatureDeps {
   /** Told when the kv fails: nonces then go unchecked (fail open, like rate limits). */
   onKvError: (err: unknown) => void;
   directory: KeyDirectory;
+  /** Bills the requester for a key-directory fetch its request causes; throws to refuse. */
+  chargeDirectoryFetch: (c: Context<AppEnv>) => Promise<void>;
   clock: Clock;
   config: Config;
 }
@@ -73,7 +75,7 @@ export function signatures(deps: SignatureDeps): MiddlewareHandler<AppEnv> {
         const stored = await identity.getKey(keyid);
         return stored ? (JSON.parse(stored) as Ed25519PublicJwk) : null;
       },
-      directory: (origin) => directory.keys(origin),
+      directory: (origin) => directory.keys(origin, () => deps.chargeDirectoryFetch(c)),
       ...(offered ? { offered } : {}),
     };
     const verified = await verifySignedRequest({ method: c.req.method, url: `${c.get('baseUrl')}${url.pathname}${url.search}`, headers, body }, keys, {
