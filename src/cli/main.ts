@@ -102,9 +102,9 @@ async function importFile(config: Config, file: string | undefined): Promise<num
     if (board.worker) {
       const embedding = progressLine('embed');
       const total = await board.services.store.embedQueueSize();
-      const done = await board.worker.drain((n) => embedding.update(`${bar(total ? n / total : 1)} ${n}/${total}`));
+      const embedded = await board.worker.drain((n) => embedding.update(`${bar(total ? n / total : 1)} ${n}/${total}`));
       const left = await board.services.store.embedQueueSize();
-      embedding.done(left === 0 ? `${done} objects embedded` : `${done} embedded, ${left} left for the server's worker (the embedder failed; see the log)`);
+      embedding.done(`${embedded} objects embedded${left > 0 ? `, ${left} left for the server's worker (the embedder failed; see the log)` : ''}`);
     } else {
       const status = board.services.searcher.semanticStatus();
       process.stderr.write(`embed skipped: ${status.available ? 'no embedder' : status.reason}\n`);

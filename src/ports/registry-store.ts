@@ -45,7 +45,22 @@ export interface ProbeRecord {
   nextProbeAt: number;
 }
 
+/** The last registry sync attempt, and the last one that completed. */
+export interface SyncRecord {
+  attemptedAt: number;
+  ok: boolean;
+  /** Why the last attempt failed; null when it succeeded. */
+  error: string | null;
+  succeededAt: number | null;
+  /** Entries the last successful sync read. */
+  entries: number | null;
+}
+
 export interface RegistryStore {
+  /** Notes a sync attempt: a success replaces the last success, a failure keeps it. */
+  recordSync(attempt: { at: number; ok: true; entries: number } | { at: number; ok: false; error: string }): Promise<void>;
+  /** Null before the first attempt. */
+  lastSync(): Promise<SyncRecord | null>;
   /**
    * Inserts or updates entries (by name) and marks them synced at `now`, in one transaction. A
    * new name gets its `first-seen` event; a changed remote makes the server due for a probe at

@@ -1,8 +1,8 @@
 /** Registry records → the JSON views of schemas/registry.ts (which the HTML pages render too). */
 import { iso } from '../domain/present.js';
 import { HISTORY_LABELS, OUTCOME_LABELS, VERDICT_LABELS, type HistoryEvent } from '../domain/registry.js';
-import type { ServerRecord, ToolRow } from '../ports/registry-store.js';
-import type { ServerDetail, ServerSummary, ToolDetail } from '../schemas/registry.js';
+import type { ServerRecord, SyncRecord, ToolRow } from '../ports/registry-store.js';
+import type { RegistrySync, ServerDetail, ServerSummary, ToolDetail } from '../schemas/registry.js';
 import type { BoardObject } from '../schemas/resources.js';
 import { registryTopic } from '../domain/topics.js';
 import { connectSnippets } from './snippets.js';
@@ -10,6 +10,17 @@ import { connectSnippets } from './snippets.js';
 /** `/servers/{namespace}/{name}`: registry names hold exactly one slash and only URL-safe characters. */
 export const serverPath = (name: string) => `/servers/${name}`;
 export const toolPath = (server: string, tool: string) => `${serverPath(server)}/tools/${encodeURIComponent(tool)}`;
+
+export function presentSync(r: SyncRecord | null, enabled: boolean): RegistrySync {
+  return {
+    enabled,
+    attempted_at: r ? iso(r.attemptedAt) : null,
+    ok: r ? r.ok : null,
+    error: r?.error ?? null,
+    succeeded_at: r?.succeededAt != null ? iso(r.succeededAt) : null,
+    entries: r?.entries ?? null,
+  };
+}
 
 export function presentSummary(s: ServerRecord, baseUrl: string): ServerSummary {
   return {

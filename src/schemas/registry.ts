@@ -78,8 +78,21 @@ export const ToolDetail = z
   .meta({ id: 'ToolDetail' });
 export type ToolDetail = z.infer<typeof ToolDetail>;
 
+export const RegistrySync = z
+  .object({
+    enabled: z.boolean().meta({ description: 'false when REGISTRY_URL=off' }),
+    attempted_at: z.string().nullable().meta({ description: 'last time the registry listing was read, or tried' }),
+    ok: z.boolean().nullable().meta({ description: 'whether that attempt completed; null before the first' }),
+    error: z.string().nullable().meta({ description: 'why the last attempt failed' }),
+    succeeded_at: z.string().nullable().meta({ description: 'last complete sync' }),
+    entries: z.number().int().nullable(),
+  })
+  .meta({ id: 'RegistrySync' });
+export type RegistrySync = z.infer<typeof RegistrySync>;
+
 export const ServerListEnvelope = z
   .object({
+    sync: RegistrySync,
     servers: z.array(ServerSummary),
     total: z.number().int(),
     counts: z.record(Verdict, z.number().int()),

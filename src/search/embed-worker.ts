@@ -21,6 +21,8 @@ export interface EmbedWorkerOptions {
   warmUpMs?: number;
   /** Names the provider in the start-up log (`local`, `openai`). */
   provider?: string;
+  /** Counts vectors made and batches failed, for /metrics. */
+  metrics?: { embedded(n: number): void; failed(): void };
 }
 
 const MAX_BACKOFF_MS = 10 * 60_000;
@@ -88,16 +90,21 @@ export class EmbedWorker {
 
   /** Embeds one batch of due jobs; returns how many jobs it took. */
   async runOnce(): Promise<number> {
+    return (await this.#batch()).taken;
+  }
+
+  /** One batch: the jobs taken, and how many of them got a vector (none when the batch failed). */
+  async #batch(): Promise<{ taken: number; embedded: number }> {
     const jobs = await this.o.store.claimEmbedJobs(this.#live(), this.o.batchSize);
-    if (jobs.length === 0) return 0;
+    if (jobs.length === 0) return { taken: 0, embedded: 0 };
     try {
       const vectors = await this.o.embedder.embed(jobs.map(embeddingText));
-      await this.o.store.saveVectors(
-        this.o.embedder.model,
-        jobs.map((j, i) => ({ id: j.id, vector: vectors[i] ?? null })),
-      );
+      const items = jobs.map((j, i) => ({ id: j.id, vector: vectors[i] ?? null }));
+      await this.o.store.saveVectors(this.o.embedder.model, items);
       if (this.#lastError) this.o.log.info({ model: this.o.embedder.model }, 'embedding recovered');
       this.#lastError = undefined;
+      this.o.metrics?.embedded(items.filter((x) => x.vector).length);
+      return { taken: jobs.length, embedded: items.filter((x) => x.vector).length };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       // Say why once, not once per batch.
@@ -109,19 +116,26 @@ export class EmbedWorker {
         message,
         this.o.clock.now() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempts),
       );
+      this.o.metrics?.failed();
+      return { taken: jobs.length, embedded: 0 };
     }
-    return jobs.length;
   }
 
-  /** Runs batches until nothing is due (imports and tests). */
-  async drain(onProgress?: (done: number) => void): Promise<number> {
-    let done = 0;
-    for (let n = await this.runOnce(); n > 0; n = await this.runOnce()) {
-      done += n;
-      onProgress?.(done);
+  /**
+   * Runs batches until nothing is due or a batch fails (imports and tests). Reports the jobs
+   * taken as it goes; answers how many objects got a vector (a text with nothing the model
+   * knows gets none, and a failed batch gives none).
+   */
+  async drain(onProgress?: (taken: number) => void): Promise<number> {
+    let taken = 0;
+    let embedded = 0;
+    for (let b = await this.#batch(); b.taken > 0; b = await this.#batch()) {
+      taken += b.taken;
+      embedded += b.embedded;
+      onProgress?.(taken);
       if (this.#lastError) break;
     }
-    return done;
+    return embedded;
   }
 
   #schedule(delay: number): void {

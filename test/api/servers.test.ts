@@ -266,3 +266,43 @@ describe('/servers', () => {
     });
   });
 });
+
+describe('/servers when the registry cannot be read', () => {
+  it('says when it last tried and why, keeps the last good list, and recovers', async () => {
+    const registry = await startRegistry([listingItem('com.example/kept', { remotes: [{ type: 'sse', url: 'https://kept.example.com/sse' }] })]);
+    const board = await makeTestBoard({ REGISTRY_URL: registry.origin, ALLOW_PRIVATE_NETWORK: 'true' });
+    try {
+      const before = await board.json('GET', '/servers', { headers: { accept: 'application/json' } });
+      expect(before.body.sync).toEqual({ enabled: true, attempted_at: null, ok: null, error: null, succeeded_at: null, entries: null });
+      expect(await (await board.call('GET', '/servers', { headers: html })).text()).toContain('has not been read yet');
+
+      await board.registryRunner!.cycle();
+      const synced = await board.json('GET', '/servers', { headers: { accept: 'application/json' } });
+      expect(synced.body.sync).toMatchObject({ ok: true, error: null, entries: 1, attempted_at: '2026-03-01T12:00:00.000Z', succeeded_at: '2026-03-01T12:00:00.000Z' });
+
+      await registry.close();
+      board.clock.advance(2 * 3600_000);
+      await board.registryRunner!.cycle();
+      const failed = await board.json('GET', '/servers', { headers: { accept: 'application/json' } });
+      expect(failed.body.sync).toMatchObject({ ok: false, attempted_at: '2026-03-01T14:00:00.000Z', succeeded_at: '2026-03-01T12:00:00.000Z', entries: 1 });
+      expect(failed.body.sync.error).toContain(registry.origin);
+      expect(failed.body.servers.map((s: { name: string }) => s.name)).toEqual(['com.example/kept']);
+      const page = await (await board.call('GET', '/servers', { headers: html })).text();
+      expect(page).toContain('could not be read when this board last tried');
+      expect(page).toContain('from the last complete sync');
+      expect(page).not.toContain('No server matches');
+    } finally {
+      await board.dispose();
+    }
+  });
+
+  it('says so when sync is turned off', async () => {
+    const board = await makeTestBoard({ REGISTRY_URL: 'off' });
+    try {
+      expect((await board.json('GET', '/servers', { headers: { accept: 'application/json' } })).body.sync.enabled).toBe(false);
+      expect(await (await board.call('GET', '/servers', { headers: html })).text()).toContain('REGISTRY_URL=off');
+    } finally {
+      await board.dispose();
+    }
+  });
+});

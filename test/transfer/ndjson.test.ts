@@ -100,7 +100,7 @@ describe('agentboard import / export (CLI)', () => {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
         DATABASE_URL: `sqlite:${join(dir, 'b.db')}`,
-              };
+      };
       const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
       const imported = cli('import', file);
       expect(imported.status).toBe(0);
@@ -117,6 +117,30 @@ describe('agentboard import / export (CLI)', () => {
       expect(bad.status).toBe(1);
       expect(bad.stderr).toContain('line 2: content is required');
       expect(cli('export').stdout.trim().split('\n')).toHaveLength(50);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports objects embedded, not attempts: a failing embedder embeds none and says what is left', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentboard-cli-embed-count-'));
+    try {
+      const file = join(dir, 'in.ndjson');
+      const lines = [...Array.from({ length: 3 }, (_, i) => ({ content: `plain words ${i}` })), { content: '☃☃ ☃' }].map((o) => JSON.stringify({ type: 'finding', topics: ['zz'], title: '☃', ...o }));
+      writeFileSync(file, lines.join('\n'));
+      const run = (db: string, extra: Record<string, string> = {}) =>
+        spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'import', file], {
+          cwd: ROOT,
+          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: `sqlite:${join(dir, db)}`, ...extra },
+          encoding: 'utf8',
+        });
+      const local = run('a.db');
+      expect(local.status).toBe(0);
+      expect(local.stderr).toContain('embed 4 objects embedded\n');
+      // An embedder that cannot be reached embeds nothing, and the import still succeeds.
+      const down = run('b.db', { EMBEDDINGS: 'openai', EMBEDDINGS_URL: 'http://127.0.0.1:9/v1', EMBEDDINGS_RETRIES: '0', EMBEDDINGS_TIMEOUT_MS: '500' });
+      expect(down.status).toBe(0);
+      expect(down.stderr).toContain('embed 0 objects embedded, 4 left for the server');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

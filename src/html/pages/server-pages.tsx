@@ -2,7 +2,7 @@
 import { VERDICTS, VERDICT_LABELS, type Verdict } from '../../domain/registry.js';
 import { clipChars } from '../../domain/text.js';
 import { serverPath, toolPath } from '../../registry/present.js';
-import type { ServerDetail, ServerSummary, ToolDetail } from '../../schemas/registry.js';
+import type { RegistrySync, ServerDetail, ServerSummary, ToolDetail } from '../../schemas/registry.js';
 import { SPEC_LIMITS } from '../../schemas/resources.js';
 import { Layout, page } from '../layout.js';
 import { ObjectItem, Time } from '../object-views.js';
@@ -61,6 +61,32 @@ function ServerItem(props: { s: ServerSummary }) {
   );
 }
 
+/** Whether the list is current: off, not read yet, or the last attempt failed and why. */
+function SyncStatus({ sync }: { sync: RegistrySync }) {
+  if (!sync.enabled) return <p role="status">Registry sync is turned off on this board (REGISTRY_URL=off).</p>;
+  if (sync.attempted_at === null) return <p role="status">The registry has not been read yet; the first sync starts a few seconds after the board does.</p>;
+  if (sync.ok) {
+    return (
+      <p>
+        Synced from the registry <Time iso={sync.attempted_at} /> ({sync.entries ?? 0} entries).
+      </p>
+    );
+  }
+  return (
+    <p role="status" class="notice">
+      The registry could not be read when this board last tried, <Time iso={sync.attempted_at} />: {clipChars(sync.error ?? 'unknown error', 300)}.{' '}
+      {sync.succeeded_at ? (
+        <>
+          The list below is from the last complete sync, <Time iso={sync.succeeded_at} />.
+        </>
+      ) : (
+        'No sync has completed yet, so the list may be empty.'
+      )}{' '}
+      It is tried again every few minutes.
+    </p>
+  );
+}
+
 export function renderServersPage(p: {
   now: number;
   servers: ServerSummary[];
@@ -70,7 +96,7 @@ export function renderServersPage(p: {
   next_page: number | null;
   q: string;
   verdict: Verdict | null;
-  enabled: boolean;
+  sync: RegistrySync;
 }) {
   const all = VERDICTS.reduce((n, v) => n + p.counts[v], 0);
   return page(
@@ -81,7 +107,7 @@ export function renderServersPage(p: {
         one. <strong>Working</strong> means the last probe connected and listed tools; <strong>Needs authentication</strong> means the server asked
         for credentials; <strong>Unverified</strong> means no probe has succeeded yet or the last ones failed.
       </p>
-      {p.enabled ? null : <p role="status">Registry sync is turned off on this board (REGISTRY_URL=off).</p>}
+      <SyncStatus sync={p.sync} />
       <ul class="topics" aria-label="Servers by verdict">
         <li>
           <a class="badge" href={listHref(p.q, null)} aria-current={p.verdict === null ? 'page' : undefined}>

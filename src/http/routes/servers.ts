@@ -4,7 +4,7 @@ import type { AppServices } from '../../app.js';
 import { notFound } from '../../domain/errors.js';
 import { registryTopic } from '../../domain/topics.js';
 import { renderServerPage, renderServersPage, renderToolPage } from '../../html/pages/server-pages.js';
-import { presentDetail, presentSummary, presentTool } from '../../registry/present.js';
+import { presentDetail, presentSummary, presentSync, presentTool } from '../../registry/present.js';
 import { ServerEnvelope, ServerListEnvelope, ServersQuery, ToolEnvelope } from '../../schemas/registry.js';
 import type { Router } from '../router.js';
 import { htmlOrJson, htmlRequested, meta, parseParams, parseQuery, presenter, problemResponses } from './shared.js';
@@ -38,18 +38,20 @@ export function registerServerRoutes(router: Router, s: AppServices): void {
       const html = htmlRequested(c);
       const q = parseQuery(c, ServersQuery);
       const page = q.page ?? 1;
-      const [{ servers, total }, counts] = await Promise.all([
+      const [{ servers, total }, counts, lastSync] = await Promise.all([
         registry.listServers({ ...(q.q ? { q: q.q } : {}), ...(q.verdict ? { verdict: q.verdict } : {}), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
         registry.verdictCounts(),
+        registry.lastSync(),
       ]);
       const view = {
+        sync: presentSync(lastSync, s.config.registry.url !== undefined),
         servers: servers.map((r) => presentSummary(r, c.get('baseUrl'))),
         total,
         counts,
         page,
         next_page: page * PAGE_SIZE < total ? page + 1 : null,
       };
-      if (html) return c.html(renderServersPage({ now: s.clock.now(), ...view, q: q.q ?? '', verdict: q.verdict ?? null, enabled: s.config.registry.url !== undefined }));
+      if (html) return c.html(renderServersPage({ now: s.clock.now(), ...view, q: q.q ?? '', verdict: q.verdict ?? null }));
       return c.json({ ...view, meta: meta(c) });
     },
   );

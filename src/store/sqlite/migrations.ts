@@ -211,4 +211,24 @@ ALTER TABLE objects ADD COLUMN author_base_trust TEXT;
 UPDATE objects SET author_base_trust = author_trust WHERE author_id IS NOT NULL;
 `,
   },
+  {
+    version: 8,
+    name: 'registry sync attempts, enqueue times of embedding jobs',
+    sql: `
+CREATE TABLE registry_sync (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  attempted_at INTEGER NOT NULL,
+  ok INTEGER NOT NULL,
+  error TEXT,
+  succeeded_at INTEGER,
+  entries INTEGER
+);
+ALTER TABLE embed_queue ADD COLUMN enqueued_at INTEGER NOT NULL DEFAULT 0;
+UPDATE embed_queue SET enqueued_at = CAST(unixepoch('subsec') * 1000 AS INTEGER);
+DROP TRIGGER objects_embed_enqueue;
+CREATE TRIGGER objects_embed_enqueue AFTER INSERT ON objects BEGIN
+  INSERT OR IGNORE INTO embed_queue (seq, enqueued_at) VALUES (new.seq, CAST(unixepoch('subsec') * 1000 AS INTEGER));
+END;
+`,
+  },
 ];

@@ -1,7 +1,7 @@
 /** The registry half of the SQLite store: servers, tools and history events (migration 6). */
 import type Database from 'better-sqlite3';
 import { probeTarget, VERDICTS, type HistoryEvent, type HistoryKind, type RegistryEntry, type RemoteHeader, type Verdict } from '../../domain/registry.js';
-import type { ProbeRecord, RegistryStore, ServerListQuery, ServerRecord, ToolRow } from '../../ports/registry-store.js';
+import type { ProbeRecord, RegistryStore, ServerListQuery, ServerRecord, SyncRecord, ToolRow } from '../../ports/registry-store.js';
 
 interface ServerRow {
   name: string;
@@ -228,6 +228,27 @@ export class SqliteRegistry implements RegistryStore {
       `SELECT * FROM registry_servers WHERE ${filter} ORDER BY name LIMIT ${Math.max(0, Math.trunc(q.limit))} OFFSET ${Math.max(0, Math.trunc(q.offset))}`,
     ).all(params) as ServerRow[];
     return { servers: rows.map(toServer), total };
+  }
+
+  async recordSync(a: { at: number; ok: true; entries: number } | { at: number; ok: false; error: string }): Promise<void> {
+    this.sql(
+      `INSERT INTO registry_sync (id, attempted_at, ok, error, succeeded_at, entries) VALUES (1, @at, @ok, @error, @succeeded, @entries)
+       ON CONFLICT (id) DO UPDATE SET attempted_at = excluded.attempted_at, ok = excluded.ok, error = excluded.error,
+         succeeded_at = coalesce(excluded.succeeded_at, succeeded_at), entries = coalesce(excluded.entries, entries)`,
+    ).run({
+      at: a.at,
+      ok: a.ok ? 1 : 0,
+      error: a.ok ? null : a.error.slice(0, 500),
+      succeeded: a.ok ? a.at : null,
+      entries: a.ok ? a.entries : null,
+    });
+  }
+
+  async lastSync(): Promise<SyncRecord | null> {
+    const r = this.sql('SELECT * FROM registry_sync WHERE id = 1').get() as
+      | { attempted_at: number; ok: number; error: string | null; succeeded_at: number | null; entries: number | null }
+      | undefined;
+    return r ? { attemptedAt: r.attempted_at, ok: r.ok === 1, error: r.error, succeededAt: r.succeeded_at, entries: r.entries } : null;
   }
 
   async verdictCounts(): Promise<Record<Verdict, number>> {
