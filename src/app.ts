@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { routePath } from 'hono/route';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Board } from './domain/board.js';
@@ -27,6 +28,7 @@ import { registerKeyRoutes } from './http/routes/keys.js';
 import { signatures } from './http/middleware/signature.js';
 import { KeyDirectory } from './identity/key-directory.js';
 import { renderErrorPage } from './html/pages/error-page.js';
+import type { BoardMetrics } from './metrics.js';
 import type { Kv } from './ports/kv.js';
 import type { Store } from './ports/store.js';
 import type { Searcher } from './search/search.js';
@@ -41,15 +43,16 @@ export interface AppServices {
   log: Logger;
   /** Key of the anonymous-voter hash. */
   voterSecret: string;
+  metrics: BoardMetrics;
 }
 
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-/** Paths exempt from rate limiting: health checks come from load balancers, not agents. */
-const UNLIMITED = new Set(['/health']);
+/** Paths exempt from rate limiting: health checks and scrapes come from infrastructure, not agents. */
+const UNLIMITED = new Set(['/health', '/metrics']);
 
 export function createApp(services: AppServices): Hono<AppEnv> {
-  const { config, kv, clock, log } = services;
+  const { config, kv, clock, log, metrics } = services;
   const app = new Hono<AppEnv>();
   const router = new Router(app);
 
@@ -65,6 +68,10 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     c.header('Content-Security-Policy', CSP);
     const started = performance.now();
     await next();
+    const seconds = (performance.now() - started) / 1000;
+    // The route pattern, not the path: label values stay bounded. An unmatched path ends on a middleware's '*'.
+    const route = routePath(c, -1);
+    metrics.request(c.req.method, route.includes('*') ? 'unmatched' : route, c.res.status, seconds);
     // One wide event per request; bodies and secrets are never logged.
     log.info(
       {
@@ -73,7 +80,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
         method: c.req.method,
         path: c.req.path,
         status: c.res.status,
-        duration_ms: Math.round((performance.now() - started) * 10) / 10,
+        duration_ms: Math.round(seconds * 10_000) / 10,
       },
       'request',
     );
@@ -101,7 +108,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
       // Naming a key directory makes the board fetch it: that costs the requester a write.
       async chargeDirectoryFetch(c) {
         const left = await charge(kv, anonWrites, clientAddress(c, config.trustProxy), clock.now(), onKvLimitError);
-        if (left?.over) throw new RateLimitedError(left.resetSeconds);
+        if (left?.over) throw new RateLimitedError(left.resetSeconds, anonWrites.name);
       },
       clock,
       config,
@@ -139,7 +146,10 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   const problem = (c: Context<AppEnv>, code: ErrorCode, detail?: string, err?: DomainError) => {
     const body = problemBody(code, c.get('baseUrl') ?? '', detail, err?.errors);
     const headers: Record<string, string> = {};
-    if (err instanceof RateLimitedError) headers['Retry-After'] = String(err.retryAfterSeconds);
+    if (err instanceof RateLimitedError) {
+      headers['Retry-After'] = String(err.retryAfterSeconds);
+      metrics.rateLimited(err.policy);
+    }
     if (code === 'unavailable') headers['Retry-After'] = '1';
     if (code === 'method-not-allowed') headers.Allow = router.allowed(c.req.path).join(', ');
     if (c.req.method === 'GET' && wantsHtml(c.req.header('accept')) && c.get('htmlPage')) {

@@ -22,6 +22,7 @@ import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { ProbeRunDeps } from './registry/probe-runner.js';
 import { RegistryRunner } from './registry/runner.js';
 import type { SyncDeps } from './registry/sync.js';
+import { BoardMetrics } from './metrics.js';
 import { APP_VERSION } from './version.js';
 
 export function openStore(config: Config): Store {
@@ -51,7 +52,7 @@ export function openEmbedder(config: Config): Embedder | null {
  * What registry sync and probes need, from the configuration; null when REGISTRY_URL=off.
  * Shared by the background runner and the `sync-registry` command.
  */
-export function registryDeps(config: Config, store: Store, clock: Clock, log: Logger): { sync: SyncDeps; probes: ProbeRunDeps } | null {
+export function registryDeps(config: Config, store: Store, clock: Clock, log: Logger, metrics?: BoardMetrics): { sync: SyncDeps; probes: ProbeRunDeps } | null {
   const r = config.registry;
   if (!r.url) return null;
   return {
@@ -69,6 +70,7 @@ export function registryDeps(config: Config, store: Store, clock: Clock, log: Lo
       intervalMs: r.probeIntervalSeconds * 1000,
       recheckMs: r.recheckIntervalSeconds * 1000,
       concurrency: r.probeConcurrency,
+      ...(metrics ? { onProbed: (outcome: string) => metrics.probed(outcome) } : {}),
     },
   };
 }
@@ -106,6 +108,7 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
   const ids = overrides.ids ?? new UlidGenerator(clock);
   const board = new Board({ store, clock, ids, limits: config.limits });
   const embedder = overrides.embedder !== undefined ? overrides.embedder : openEmbedder(config);
+  const metrics = new BoardMetrics(store);
   const searcher = new Searcher({ store, clock, limits: config.limits, log, embedder, semanticBudgetMs: config.embeddings.semanticBudgetMs });
   const semantic = searcher.semanticStatus();
   if (!semantic.available) log.warn({ reason: semantic.reason }, 'semantic search unavailable; search answers lexically');
@@ -120,10 +123,11 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
           disputeMinContradictions: config.limits.disputeMinContradictions,
           warmUpMs: config.embeddings.timeoutMs,
           provider: config.embeddings.provider,
+          metrics: metrics.embedding,
         })
       : null;
-  const services: AppServices = { config, store, kv, board, searcher, clock, log, voterSecret };
-  const registry = registryDeps(config, store, clock, log);
+  const services: AppServices = { config, store, kv, board, searcher, clock, log, voterSecret, metrics };
+  const registry = registryDeps(config, store, clock, log, metrics);
   const registryRunner = registry ? new RegistryRunner({ kv, clock, log, ...registry, syncIntervalMs: config.registry.syncIntervalSeconds * 1000 }) : null;
   return {
     services,

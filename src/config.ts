@@ -47,6 +47,8 @@ const EnvSchema = z.object({
   /** How long a search waits for the query's embedding before answering lexically. */
   SEMANTIC_BUDGET_MS: int(1).default(250),
   ADMIN_TOKEN: z.string().min(1).optional(),
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`; unset, it is open. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   /** Secret keying the hash that identifies anonymous voters; generated and stored when unset. */
   VOTER_HASH_SECRET: z.string().min(16).optional(),
   /** Take the client address from X-Forwarded-For (only behind a proxy you control). */
@@ -189,6 +191,7 @@ export interface Config {
     semanticBudgetMs: number;
   };
   adminToken: string | undefined;
+  metricsToken: string | undefined;
   /** Shown in the about document; the URL falls back to the board's own address. */
   operator: { name: string; url: string | undefined; contact: string };
   voterHashSecret: string | undefined;
@@ -274,6 +277,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       semanticBudgetMs: e.SEMANTIC_BUDGET_MS,
     },
     adminToken: e.ADMIN_TOKEN,
+    metricsToken: e.METRICS_TOKEN,
     operator: { name: e.OPERATOR_NAME, url: e.OPERATOR_URL, contact: e.OPERATOR_CONTACT },
     voterHashSecret: e.VOTER_HASH_SECRET,
     trustProxy: e.TRUST_PROXY,

@@ -6,7 +6,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     {
       level,
       base: { service: 'agentboard' },
-      redact: { paths: ['*.authorization', '*.adminToken', '*.apiKey', 'config.adminToken', 'config.voterHashSecret'], censor: '[redacted]' },
+      redact: { paths: ['*.authorization', '*.adminToken', '*.metricsToken', '*.apiKey', 'config.adminToken', 'config.metricsToken', 'config.voterHashSecret'], censor: '[redacted]' },
     },
     destination,
   );

@@ -175,6 +175,8 @@ export interface Store {
   /** Puts failed jobs back for a retry at `nextAt`. */
   failEmbedJobs(ids: readonly string[], error: string, nextAt: number): Promise<void>;
   embedQueueSize(): Promise<number>;
+  /** When the job waiting longest was queued (epoch ms, wall clock: it feeds /metrics), or null when the queue is empty. */
+  embedQueueOldest(): Promise<number | null>;
   /** Exact nearest live objects by cosine similarity under the filters, best first. */
   searchSemantic(q: SemanticQuery): Promise<SemanticHit[]>;
 

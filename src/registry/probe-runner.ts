@@ -17,6 +17,8 @@ export interface ProbeRunDeps {
   recheckMs: number;
   concurrency: number;
   random?: () => number;
+  /** Told each recorded outcome (for /metrics). */
+  onProbed?: (outcome: string) => void;
 }
 
 export interface ProbeSummary {
@@ -49,6 +51,7 @@ export async function probeOne(deps: ProbeRunDeps, server: ServerRecord, signal?
   const next = nextProbeAt(at, state, { intervalMs: deps.intervalMs, recheckMs: deps.recheckMs, random: deps.random ?? Math.random });
   await deps.registry.recordProbe(server.name, { state, outcome, checkedAt: at, nextProbeAt: next }, events);
   deps.log.info({ server: server.name, outcome: outcome.kind, verdict: state.verdict, detail: outcome.detail }, 'probed');
+  deps.onProbed?.(outcome.kind);
   return { outcome, state };
 }
 

@@ -62,6 +62,14 @@ describe('/servers', () => {
   });
 
   describe('the list', () => {
+    it('counts probe outcomes and the last sync in /metrics', async () => {
+      const text = await (await board.call('GET', '/metrics')).text();
+      expect(text).toMatch(/^agentboard_registry_probes_total\{outcome="working"\} 1$/m);
+      expect(text).toMatch(/^agentboard_registry_probes_total\{outcome="auth-required"\} 1$/m);
+      expect(text).toMatch(/^agentboard_registry_last_sync_ok 1$/m);
+      expect(text).toMatch(/^agentboard_registry_last_sync_success_timestamp_seconds \d+/m);
+    });
+
     it('lists servers with verdicts, tool counts, last checks and counts per verdict', async () => {
       const { status, body } = await board.json('GET', '/servers');
       expect(status).toBe(200);

@@ -25,7 +25,10 @@ export interface RateLimitOptions {
 }
 
 export class RateLimitedError extends DomainError {
-  constructor(readonly retryAfterSeconds: number) {
+  constructor(
+    readonly retryAfterSeconds: number,
+    readonly policy: string,
+  ) {
     super('rate-limited', `Rate limit reached; retry in ${retryAfterSeconds} s.`);
   }
 }
@@ -56,7 +59,7 @@ export function rateLimit({ kv, clock, policyFor, onKvError }: RateLimitOptions)
     if (!policy || !left) return next();
     c.header('RateLimit-Policy', `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`);
     c.header('RateLimit', `"${policy.name}";r=${left.remaining};t=${left.resetSeconds}`);
-    if (left.over) throw new RateLimitedError(left.resetSeconds);
+    if (left.over) throw new RateLimitedError(left.resetSeconds, policy.name);
     await next();
   };
 }

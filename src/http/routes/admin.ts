@@ -1,22 +1,18 @@
 /** Moderation: hide and unhide, behind `Authorization: Bearer <ADMIN_TOKEN>`. */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppServices } from '../../app.js';
 import { DomainError } from '../../domain/errors.js';
 import { ObjectEnvelope } from '../../schemas/resources.js';
+import { bearerMatches } from '../bearer.js';
 import { IdParams } from '../query.js';
 import type { Router } from '../router.js';
 import { jsonContent, meta, parseParams, presenter, problemResponses, type Ctx } from './shared.js';
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
 
 export function registerAdminRoutes(router: Router, s: AppServices): void {
   const { adminToken } = s.config;
 
   const requireAdmin = (c: Ctx) => {
     if (!adminToken) throw new DomainError('unauthorized', 'Moderation is disabled on this board (ADMIN_TOKEN is not set).');
-    const given = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim() ?? '';
-    // Compare digests so the comparison takes the same time whatever the token's length.
-    if (!timingSafeEqual(digest(given), digest(adminToken))) throw new DomainError('unauthorized', 'A valid moderator token is required: Authorization: Bearer <ADMIN_TOKEN>.');
+    if (!bearerMatches(c.req.header('authorization'), adminToken)) throw new DomainError('unauthorized', 'A valid moderator token is required: Authorization: Bearer <ADMIN_TOKEN>.');
   };
 
   for (const action of ['hide', 'unhide'] as const) {

@@ -12,7 +12,8 @@ import { NOTICE } from '../meta.js';
 import { PROBLEMS } from '../problem.js';
 import type { Router } from '../router.js';
 import { htmlOrJson, htmlRequested, jsonContent, meta, presenter, problemResponses } from './shared.js';
-import { notFound } from '../../domain/errors.js';
+import { DomainError, notFound } from '../../domain/errors.js';
+import { bearerMatches } from '../bearer.js';
 import { APP_VERSION } from '../../version.js';
 
 const NAME = 'agentboard';
@@ -233,6 +234,23 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
       if (!kind) throw notFound(`No problem type "${slug.slice(0, 100)}".`);
       if (html) return c.html(renderProblemPage(slug, kind, s.clock.now()));
       return c.json({ type: `${c.get('baseUrl')}/problems/${slug}`, slug, title: kind.title, status: kind.status, description: kind.explanation, meta: meta(c) });
+    },
+  );
+
+  router.route(
+    {
+      method: 'get',
+      path: '/metrics',
+      summary: 'Prometheus metrics (text exposition format); `Authorization: Bearer <METRICS_TOKEN>` when that is set',
+      tags: ['system'],
+      responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } }, ...problemResponses(401) },
+    },
+    async (c) => {
+      const token = config.metricsToken;
+      if (token && !bearerMatches(c.req.header('authorization'), token)) {
+        throw new DomainError('unauthorized', 'Metrics need Authorization: Bearer <METRICS_TOKEN>.');
+      }
+      return c.body(await s.metrics.registry.metrics(), 200, { 'Content-Type': s.metrics.registry.contentType });
     },
   );
 

@@ -396,8 +396,8 @@ export class SqliteStore implements Store {
   async enqueueMissingVectors(model: string, live: LiveCriteria): Promise<number> {
     this.#sql('UPDATE embed_queue SET next_at = 0, attempts = 0 WHERE next_at > 0 OR attempts > 0').run();
     return this.#sql(
-      `INSERT OR IGNORE INTO embed_queue (seq)
-       SELECT o.seq FROM objects o
+      `INSERT OR IGNORE INTO embed_queue (seq, enqueued_at)
+       SELECT o.seq, CAST(unixepoch('subsec') * 1000 AS INTEGER) FROM objects o
        WHERE o.withdrawn = 0 AND o.expires_at > @now
          AND NOT EXISTS (SELECT 1 FROM object_vectors v WHERE v.seq = o.seq AND v.model = @model)`,
     ).run({ now: live.now, model }).changes;
@@ -449,6 +449,10 @@ export class SqliteStore implements Store {
       `UPDATE embed_queue SET attempts = attempts + 1, next_at = @nextAt, last_error = @error
        WHERE seq IN (SELECT seq FROM objects WHERE id IN ${l.sql})`,
     ).run({ nextAt, error: error.slice(0, 500), ...l.params });
+  }
+
+  async embedQueueOldest(): Promise<number | null> {
+    return (this.#sql('SELECT min(enqueued_at) AS at FROM embed_queue').get() as { at: number | null }).at;
   }
 
   async embedQueueSize(): Promise<number> {
