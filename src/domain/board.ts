@@ -14,12 +14,30 @@ import { parseOrThrow, toFieldIssues } from '../schemas/parse.js';
 import { derivedFields } from './derived.js';
 import { DomainError, invalid, notFound, type FieldIssue } from './errors.js';
 import { resolveExpiry } from './lifetimes.js';
-import type { Actor, LiveCriteria, Page, PageResult, StoredObject, VoteKind } from './model.js';
+import type { Actor, LiveCriteria, Page, PageResult, StoredObject, VoteKind, VoteRecord } from './model.js';
 import { toPage } from './paging.js';
 import type { Clock, Ids } from './ports.js';
 import { isReputable } from './reputation.js';
 import { stateOf } from './state.js';
 import type { TopicCount } from '../ports/store.js';
+
+/** Anonymous voters are `anon:<keyed hash of the address>`; signed ones their author id. */
+export const ANONYMOUS_VOTER = 'anon:';
+
+/** A vote page's cursor: the position of its last vote, opaque to clients. */
+function encodeVoteCursor(v: { updatedAt: number; voterId: string }): string {
+  return Buffer.from(JSON.stringify([v.updatedAt, v.voterId])).toString('base64url');
+}
+
+function decodeVoteCursor(cursor: string): { updatedAt: number; voterId: string } {
+  try {
+    const [updatedAt, voterId] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (Number.isInteger(updatedAt) && typeof voterId === 'string') return { updatedAt: updatedAt as number, voterId };
+  } catch {
+    // Falls through to the validation error.
+  }
+  throw invalid([{ path: 'query/cursor', message: 'is not a cursor this listing gave out' }]);
+}
 
 export interface BoardDeps {
   store: Store;
@@ -129,6 +147,24 @@ export class Board {
 
   async replies(id: string, page: Page): Promise<PageResult<StoredObject>> {
     return this.#repliesOf(await this.get(id), page);
+  }
+
+  /**
+   * An object's votes with their notes and evidence, most recent first. None are listed for a
+   * hidden or withdrawn object (as with its replies), and anonymous voters stay anonymous.
+   */
+  async votes(id: string, page: { cursor?: string | undefined; limit: number }): Promise<PageResult<VoteRecord>> {
+    const object = await this.get(id);
+    const state = stateOf(object, this.live());
+    if (state === 'hidden' || state === 'withdrawn') return { items: [], nextCursor: null };
+    const after = page.cursor === undefined ? undefined : decodeVoteCursor(page.cursor);
+    const rows = await this.deps.store.listVotes(id, { limit: page.limit + 1, ...(after ? { after } : {}) });
+    const items = rows.slice(0, page.limit);
+    const last = items[items.length - 1];
+    return {
+      items: items.map(({ voterId, ...v }) => ({ ...v, voter: voterId.startsWith(ANONYMOUS_VOTER) ? null : voterId })),
+      nextCursor: rows.length > page.limit && last ? encodeVoteCursor(last) : null,
+    };
   }
 
   /** Live root objects of one type, newest first. */

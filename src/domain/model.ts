@@ -47,6 +47,17 @@ export interface LiveCriteria {
   disputeMinContradictions: number;
 }
 
+/** One voter's vote on an object, with what they said for it. */
+export interface VoteRecord {
+  kind: VoteKind;
+  note: string | null;
+  evidenceUrl: string | null;
+  /** The signed voter's author id; null for an anonymous voter, whose address hash is never shown. */
+  voter: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
 export interface Page {
   cursor?: string;
   limit: number;

@@ -1,6 +1,6 @@
 /** Turns stored records into the interface's Object shape (spec §2.1), for every transport. */
-import type { BoardObject } from '../schemas/resources.js';
-import type { LiveCriteria, StoredObject } from './model.js';
+import type { BoardObject, Vote } from '../schemas/resources.js';
+import type { LiveCriteria, StoredObject, VoteRecord } from './model.js';
 import { flagsOf, stateOf } from './state.js';
 
 /** RFC 3339, UTC, millisecond precision, `Z` suffix. */
@@ -36,4 +36,8 @@ export function presentObject(o: StoredObject, ctx: PresentContext, opts: { unbl
     state,
     flags: flagsOf(o, ctx.live.now, ctx.expiringFraction),
   };
+}
+
+export function presentVote(v: VoteRecord): Vote {
+  return { kind: v.kind, note: v.note, evidence_url: v.evidenceUrl, voter: v.voter, created_at: iso(v.createdAt), updated_at: iso(v.updatedAt) };
 }

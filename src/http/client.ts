@@ -1,4 +1,5 @@
 /** Who is calling: the client address and the anonymous voter identity derived from it. */
+import { ANONYMOUS_VOTER } from '../domain/board.js';
 import { createHmac } from 'node:crypto';
 import type { Context } from 'hono';
 
@@ -18,5 +19,5 @@ export function clientAddress(c: Context, trustProxy: boolean): string {
 
 /** A keyed hash of the address: stable per client, useless for recovering the address. */
 export function anonymousVoterId(secret: string, address: string): string {
-  return `anon:${createHmac('sha256', secret).update(address).digest('base64url').slice(0, 32)}`;
+  return `${ANONYMOUS_VOTER}${createHmac('sha256', secret).update(address).digest('base64url').slice(0, 32)}`;
 }

@@ -25,6 +25,10 @@ export const IdParams = z.object({ id: ulid });
 export const SlugParams = z.object({ slug: z.string().meta({ minLength: TMIN, maxLength: TMAX }) });
 
 export const PageQuery = z.object({ cursor, limit });
+export const VotesQuery = z.object({
+  cursor: z.string().max(200).optional().meta({ description: "the previous page's next_cursor" }),
+  limit,
+});
 export const ListQuery = z.object({ cursor, limit, topic: filterTopic.optional() });
 export const TopicsQuery = z.object({ limit: queryInt(1, SPEC_LIMITS.topicsList).optional() });
 export const TopicQuery = z.object({ cursor, limit, type: z.enum(ROOT_TYPES).optional() });

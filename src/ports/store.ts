@@ -7,7 +7,7 @@
  * (`contradictions >= min && contradictions > verifications`) — the same rule as domain/state.ts.
  */
 import type { ObjectType, RootType } from '../config.js';
-import type { AuthorRef, LiveCriteria, StoredObject, VoteKind } from '../domain/model.js';
+import type { AuthorRef, LiveCriteria, StoredObject, VoteKind, VoteRecord } from '../domain/model.js';
 import type { IdentityStore } from './identity-store.js';
 import type { RegistryStore } from './registry-store.js';
 
@@ -142,6 +142,11 @@ export interface Store {
   /** Newest first (id descending). */
   listObjects(q: ListQuery): Promise<StoredObject[]>;
 
+  /**
+   * An object's votes, most recently cast or moved first, after the position `after` when given.
+   * `voterId` is the stored voter identity (`anon:…` for anonymous voters).
+   */
+  listVotes(objectId: string, q: { limit: number; after?: { updatedAt: number; voterId: string } }): Promise<(Omit<VoteRecord, 'voter'> & { voterId: string })[]>;
   /** Sets the voter's vote on the object, moving it if it differs, and keeps the counts. */
   castVote(v: VoteInput, live: LiveCriteria): Promise<VoteOutcome | null>;
   setHidden(id: string, hidden: boolean, live: LiveCriteria): Promise<StoredObject | null>;

@@ -170,6 +170,20 @@ export const ObjectDetailEnvelope = z
     meta: Meta,
   })
   .meta({ id: 'ObjectDetailEnvelope' });
+export const Vote = z
+  .object({
+    kind: z.enum(['verify', 'contradict']),
+    note: z.string().nullable().meta({ description: 'what the voter said, data to evaluate like any agent text' }),
+    evidence_url: z.string().nullable(),
+    voter: z.string().nullable().meta({ description: "the signed voter's author id; null for an anonymous voter" }),
+    created_at: z.string(),
+    updated_at: z.string().meta({ description: 'when the vote was last cast or moved' }),
+  })
+  .meta({ id: 'Vote' });
+export type Vote = z.infer<typeof Vote>;
+export const VoteListEnvelope = z
+  .object({ object_id: z.string(), votes: z.array(Vote), next_cursor: z.string().nullable(), meta: Meta })
+  .meta({ id: 'VoteListEnvelope' });
 export const TopicListEnvelope = z
   .object({ topics: z.array(TopicSummary), meta: Meta })
   .meta({ id: 'TopicListEnvelope' });

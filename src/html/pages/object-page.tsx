@@ -1,8 +1,46 @@
-import type { BoardObject } from '../../schemas/resources.js';
+import type { BoardObject, Vote } from '../../schemas/resources.js';
 import { Layout, page } from '../layout.js';
 import { Counts, ObjectItem, StateBadge, Time, TopicLinks } from '../object-views.js';
 
-export function renderObjectPage(p: { now: number; object: BoardObject; replies: BoardObject[]; nextCursor: string | null }) {
+/** Votes with what their voters said: notes are agent text (escaped, under the page's notice), evidence links are nofollow. */
+function VoteList({ votes, objectId, more }: { votes: Vote[]; objectId: string; more: boolean }) {
+  return (
+    <section aria-labelledby="votes">
+      <h2 id="votes">What voters said</h2>
+      {votes.length === 0 ? <p>No votes yet.</p> : null}
+      <ul class="objects">
+        {votes.map((v) => (
+          <li>
+            <p class="meta">
+              <span class={`badge vote-${v.kind}`}>{v.kind === 'verify' ? 'verified' : 'contradicted'}</span> by {v.voter ?? 'an anonymous voter'},{' '}
+              <Time iso={v.updated_at} />
+            </p>
+            {v.note ? (
+              <p class="content" dir="auto">
+                {v.note}
+              </p>
+            ) : null}
+            {v.evidence_url ? (
+              <p>
+                Evidence:{' '}
+                <a href={v.evidence_url} rel="nofollow ugc noopener noreferrer">
+                  {v.evidence_url}
+                </a>
+              </p>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {more ? (
+        <p class="pager">
+          More in <a href={`/p/${objectId}/votes`}>the votes listing (JSON)</a>.
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+export function renderObjectPage(p: { now: number; object: BoardObject; replies: BoardObject[]; nextCursor: string | null; votes: Vote[]; moreVotes: boolean }) {
   const o = p.object;
   const heading = o.title || (o.state === 'hidden' || o.state === 'withdrawn' ? `(${o.state} ${o.type})` : `(${o.type})`);
   return page(
@@ -55,6 +93,7 @@ export function renderObjectPage(p: { now: number; object: BoardObject; replies:
         </dl>
         <TopicLinks topics={o.topics} />
       </article>
+      {o.state === 'hidden' || o.state === 'withdrawn' ? null : <VoteList votes={p.votes} objectId={o.id} more={p.moreVotes} />}
       {o.parent_id === null ? (
         <section aria-labelledby="replies">
           <h2 id="replies">Replies</h2>

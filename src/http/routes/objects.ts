@@ -12,11 +12,15 @@ import {
   ObjectEnvelope,
   ObjectListEnvelope,
   VoteBody,
+  VoteListEnvelope,
 } from '../../schemas/resources.js';
-import { IdParams, ListQuery, PageQuery } from '../query.js';
+import { IdParams, ListQuery, PageQuery, VotesQuery } from '../query.js';
+import { presentVote } from '../../domain/present.js';
 import type { Router } from '../router.js';
 import { actorOf, htmlOrJson, jsonBody, htmlRequested, jsonContent, meta, parseParams, parseQuery, presenter, problemResponses, type Ctx } from './shared.js';
 
+/** Votes shown on an object's page; the rest are in GET /p/{id}/votes. */
+const VOTES_SHOWN = 20;
 const DEFAULT_PAGE = 20;
 
 const PUBLISH: { path: string; type: RootType; body: typeof CreateObjectBody | typeof CreateStatusBody; summary: string }[] = [
@@ -95,7 +99,10 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
       const present = presenter(c, s);
       const object = present(d.object);
       const replies = { objects: d.replies.items.map(present), next_cursor: d.replies.nextCursor };
-      if (html) return c.html(renderObjectPage({ now: s.clock.now(), object, replies: replies.objects, nextCursor: replies.next_cursor }));
+      if (html) {
+        const votes = await board.votes(id, { limit: VOTES_SHOWN });
+        return c.html(renderObjectPage({ now: s.clock.now(), object, replies: replies.objects, nextCursor: replies.next_cursor, votes: votes.items.map(presentVote), moreVotes: votes.nextCursor !== null }));
+      }
       return c.json({ object, replies, meta: meta(c) });
     },
   );
@@ -157,6 +164,23 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
       },
     );
   }
+
+  router.route(
+    {
+      method: 'get',
+      path: '/p/{id}/votes',
+      summary: "An object's verifications and contradictions with their notes and evidence, most recent first (none for hidden or withdrawn objects)",
+      tags: ['objects'],
+      request: { params: IdParams, query: VotesQuery },
+      responses: { 200: jsonContent(VoteListEnvelope, 'A page of votes'), ...problemResponses(400, 404, 429) },
+    },
+    async (c) => {
+      const { id } = parseParams(c, IdParams);
+      const q = parseQuery(c, VotesQuery);
+      const page = await board.votes(id, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
+      return c.json({ object_id: id, votes: page.items.map(presentVote), next_cursor: page.nextCursor, meta: meta(c) });
+    },
+  );
 
   router.route(
     {

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import type { ObjectType } from '../../config.js';
-import type { LiveCriteria, StoredObject, TrustLevel } from '../../domain/model.js';
+import type { LiveCriteria, StoredObject, TrustLevel, VoteKind } from '../../domain/model.js';
 import type {
   BulkObject,
   EmbedJob,
@@ -231,6 +231,15 @@ export class SqliteStore implements Store {
     const rows = this.#sql(`SELECT ${SELECT_OBJECT} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY o.id DESC ${limitSql(q.limit)}`)
       .all(params) as ObjectRow[];
     return rows.map(toObject);
+  }
+
+  async listVotes(objectId: string, q: { limit: number; after?: { updatedAt: number; voterId: string } }) {
+    const rows = this.#sql(
+      `SELECT kind, note, evidence_url, voter_id, created_at, updated_at FROM votes
+       WHERE object_id = @objectId ${q.after ? 'AND (updated_at, voter_id) < (@updatedAt, @voterId)' : ''}
+       ORDER BY updated_at DESC, voter_id DESC ${limitSql(q.limit)}`,
+    ).all({ objectId, ...(q.after ?? {}) }) as { kind: VoteKind; note: string | null; evidence_url: string | null; voter_id: string; created_at: number; updated_at: number }[];
+    return rows.map((r) => ({ kind: r.kind, note: r.note, evidenceUrl: r.evidence_url, voterId: r.voter_id, createdAt: r.created_at, updatedAt: r.updated_at }));
   }
 
   async castVote(v: VoteInput, live: LiveCriteria): Promise<VoteOutcome | null> {
