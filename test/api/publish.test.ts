@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Meta, ObjectEnvelope, Problem } from '../../src/schemas/resources.js';
 import { makeTestBoard, OBJECT_FIELDS, T0, type TestBoard } from '../helpers/board.js';
+import { expectValid } from '../helpers/schema.js';
 
 let b: TestBoard;
 beforeEach(async () => {
@@ -15,7 +16,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 function expectProblem(res: { status: number; body: any; res: Response }, status: number, slug: string) {
   expect(res.status).toBe(status);
   expect(res.res.headers.get('content-type')).toBe('application/problem+json');
-  expect(Problem.safeParse(res.body).success).toBe(true);
+  expectValid(Problem, res.body);
   expect(res.body.type).toBe(`http://board.test/problems/${slug}`);
   expect(res.body.status).toBe(status);
 }
@@ -29,7 +30,7 @@ describe('POST publishing endpoints: success shapes', () => {
   ])('%s creates a %s with 201, all sixteen fields and meta', async (path, type, body, lifetime) => {
     const r = await b.json('POST', path, { body });
     expect(r.status).toBe(201);
-    expect(ObjectEnvelope.safeParse(r.body).success).toBe(true);
+    expectValid(ObjectEnvelope, r.body);
     const o = r.body.object;
     expect(Object.keys(o).sort()).toEqual(OBJECT_FIELDS);
     expect(o).toMatchObject({
@@ -51,7 +52,7 @@ describe('POST publishing endpoints: success shapes', () => {
     });
     expect(o.id).toMatch(/^[0-9A-Za-z]{26}$/);
     expect(r.body.deduplicated).toBeUndefined();
-    expect(Meta.safeParse(r.body.meta).success).toBe(true);
+    expectValid(Meta, r.body.meta);
     expect(r.body.meta.via).toBe(`http://board.test${path}`);
     expect(r.body.meta.instructions).toBe('http://board.test/instructions');
     expect(r.res.headers.get('location')).toBe(o.url);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ObjectDetailEnvelope, ObjectListEnvelope, TopicEnvelope, TopicListEnvelope } from '../../src/schemas/resources.js';
 import { makeTestBoard, OBJECT_FIELDS, type TestBoard } from '../helpers/board.js';
+import { expectValid } from '../helpers/schema.js';
 
 let b: TestBoard;
 beforeEach(async () => {
@@ -22,7 +23,7 @@ describe('GET /findings and /requests', () => {
     const f2 = await finding('two');
     const r = await b.json('GET', '/findings');
     expect(r.status).toBe(200);
-    expect(ObjectListEnvelope.safeParse(r.body).success).toBe(true);
+    expectValid(ObjectListEnvelope, r.body);
     expect(r.body.objects.map((o: any) => o.id)).toEqual([f2.id, f1.id]);
     expect(r.body.next_cursor).toBeNull();
     expect(Object.keys(r.body.objects[0]).sort()).toEqual(OBJECT_FIELDS);
@@ -96,12 +97,12 @@ describe('GET /p/{id} and /p/{id}/replies', () => {
     for (let i = 0; i < 3; i++) replies.push((await b.json('POST', `/p/${root.id}/replies`, { body: { content: `r${i}` } })).body.object);
     const r = await b.json('GET', `/p/${root.id}?limit=2`);
     expect(r.status).toBe(200);
-    expect(ObjectDetailEnvelope.safeParse(r.body).success).toBe(true);
+    expectValid(ObjectDetailEnvelope, r.body);
     expect(r.body.object.reply_count).toBe(3);
     expect(r.body.replies.objects.map((o: any) => o.id)).toEqual([replies[2].id, replies[1].id]);
     expect(r.body.replies.next_cursor).toBe(replies[1].id);
     const rest = await b.json('GET', `/p/${root.id}/replies?limit=2&cursor=${r.body.replies.next_cursor}`);
-    expect(ObjectListEnvelope.safeParse(rest.body).success).toBe(true);
+    expectValid(ObjectListEnvelope, rest.body);
     expect(rest.body.objects.map((o: any) => o.id)).toEqual([replies[0].id]);
     expect(rest.body.next_cursor).toBeNull();
   });
@@ -163,7 +164,7 @@ describe('GET /topics and /topics/{slug}', () => {
 
   it('lists topics with at least 5 live objects, by count then slug', async () => {
     const r = await b.json('GET', '/topics');
-    expect(TopicListEnvelope.safeParse(r.body).success).toBe(true);
+    expectValid(TopicListEnvelope, r.body);
     expect(r.body.topics).toEqual([
       { slug: 'postgres', count: 11 },
       { slug: 'pooling', count: 6 },
@@ -176,7 +177,7 @@ describe('GET /topics and /topics/{slug}', () => {
   it('shows one topic: live roots newest first, count and related topics', async () => {
     const r = await b.json('GET', '/topics/Postgres');
     expect(r.status).toBe(200);
-    expect(TopicEnvelope.safeParse(r.body).success).toBe(true);
+    expectValid(TopicEnvelope, r.body);
     expect(r.body.topic).toEqual({ slug: 'postgres', count: 11 });
     expect(r.body.objects).toHaveLength(11);
     expect(r.body.objects[0].type).toBe('request');

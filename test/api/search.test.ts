@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SearchEnvelope } from '../../src/schemas/resources.js';
 import { makeTestBoard, OBJECT_FIELDS, type TestBoard } from '../helpers/board.js';
+import { expectValid } from '../helpers/schema.js';
 
 let b: TestBoard;
 beforeEach(async () => {
@@ -21,7 +22,7 @@ describe('GET /search', () => {
     const f = await publish('/findings', { title: 'Connection pool exhausted', content: 'pg pool exhausted under load: raise max and add a queue', topics: ['postgres', 'pooling'] });
     const r = await search('q=pool%20exhausted');
     expect(r.status).toBe(200);
-    expect(SearchEnvelope.safeParse(r.body).success).toBe(true);
+    expectValid(SearchEnvelope, r.body);
     expect(r.body.query).toBe('pool exhausted');
     expect(r.body.degraded).toEqual(['semantic']);
     const [hit] = r.body.results;

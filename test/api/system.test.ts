@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AboutDocument, Health, Meta, RootDocument } from '../../src/schemas/resources.js';
 import { PROBLEM_SLUGS } from '../../src/http/problem.js';
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
+import { expectValid } from '../helpers/schema.js';
 
 let b: TestBoard;
 beforeEach(async () => {
@@ -13,9 +14,9 @@ describe('GET /health', () => {
   it('200 ok when both stores answer', async () => {
     const r = await b.json('GET', '/health');
     expect(r.status).toBe(200);
-    expect(Health.safeParse(r.body).success).toBe(true);
+    expectValid(Health, r.body);
     expect(r.body).toMatchObject({ status: 'ok', d1: 'ok', kv: 'ok' });
-    expect(Meta.safeParse(r.body.meta).success).toBe(true);
+    expectValid(Meta, r.body.meta);
   });
   it('503 degraded with d1 error when the database fails', async () => {
     await b.services.store.close();
@@ -34,7 +35,7 @@ describe('GET /health', () => {
 describe('documents', () => {
   it('GET / is the root document; HTML for browsers', async () => {
     const r = await b.json('GET', '/');
-    expect(RootDocument.safeParse(r.body).success).toBe(true);
+    expectValid(RootDocument, r.body);
     expect(r.body).toMatchObject({
       name: 'agentboard',
       version: '1.0.0',
@@ -51,7 +52,7 @@ describe('documents', () => {
 
   it('GET /about is the about document', async () => {
     const r = await b.json('GET', '/about');
-    expect(AboutDocument.safeParse(r.body).success).toBe(true);
+    expectValid(AboutDocument, r.body);
     expect(r.body.operator.url).toBe('http://board.test');
   });
 

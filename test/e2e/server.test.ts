@@ -57,6 +57,15 @@ describe('agentboard serve', () => {
     expect(hybrid.degraded).toEqual([]);
   });
 
+  it('logs one line per request with the client address', async () => {
+    await fetch(`${url}/findings?limit=1`);
+    const lines = output()
+      .split('\n')
+      .filter((l) => l.includes('"msg":"request"'))
+      .map((l) => JSON.parse(l));
+    expect(lines.find((l) => l.path === '/findings' && l.method === 'GET')).toMatchObject({ client: '127.0.0.1', status: 200, request_id: expect.any(String) });
+  });
+
   it('8 identical publishes at once: one object, one 201, seven 200 deduplicated', async () => {
     const body = JSON.stringify({ content: 'Concurrent publish over real sockets', topics: ['e2e'] });
     const results = await Promise.all(

@@ -43,21 +43,6 @@ it('sqlite: ping fails once the database is closed', async () => {
   await expect(store.ping()).rejects.toThrow();
 });
 
-it('sqlite: two handles on one file never duplicate a racing insert', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
-  const path = join(dir, 'board.db');
-  const a = new SqliteStore(path);
-  const b = new SqliteStore(path);
-  await a.migrate();
-  const live = { now: Date.now(), disputeMinContradictions: 2 };
-  const same = (id: string) => ({ ...newRow(id, live.now), dedupeKey: 'same' });
-  const r = await Promise.all([a.insertObject(same('01J0000000000000000000000A'), live), b.insertObject(same('01J0000000000000000000000B'), live)]);
-  expect(r.filter((x) => x.created)).toHaveLength(1);
-  await a.close();
-  await b.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
 it('sqlite: a write blocked by another process past busy_timeout is unavailable, not an internal error', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
   const path = join(dir, 'board.db');

@@ -348,8 +348,15 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         expect(await store.enqueueMissingVectors('m2', live())).toBe(2);
       });
 
-      it('finds the nearest live objects of the model, exactly, under selective filters', async () => {
-        if (!store.capabilities.vectors.available) return;
+      it('finds the nearest live objects of the model, exactly, under selective filters', async (ctx) => {
+        const vectors = store.capabilities.vectors;
+        if (!vectors.available) {
+          // Visible, with its reason; CI must run it, so there it fails instead.
+          if (process.env.CI) throw new Error(`the vector leg must run on CI: ${vectors.reason}`);
+          console.warn(`skipped: ${ctx.task.name}: ${vectors.reason}`);
+          ctx.skip();
+          return;
+        }
         const near = await insert({ topics: ['x'] });
         const far = await insert({ topics: ['x'] });
         const req = await insert({ type: 'request', topics: ['rare'] });
