@@ -98,6 +98,8 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   });
   const { rateLimits: r } = config;
   const anonWrites: RatePolicy = { name: 'writes', limit: r.anonWrites, windowSeconds: r.writeWindowSeconds };
+  const signedWrites: RatePolicy = { name: 'signed-writes', limit: r.signedWrites, windowSeconds: r.writeWindowSeconds };
+  const reads: RatePolicy = { name: 'reads', limit: r.reads, windowSeconds: r.readWindowSeconds };
   const onKvLimitError = (err: unknown) => log.warn({ err }, 'kv store failed; request served without rate limiting');
   // Before rate limiting: signed callers are limited per author, not per address.
   app.use(
@@ -125,11 +127,9 @@ export function createApp(services: AppServices): Hono<AppEnv> {
         const author = c.get('signature')?.keyid;
         const key = author ? `author:${author}` : clientAddress(c, config.trustProxy);
         if (c.req.method === 'GET' || c.req.method === 'HEAD') {
-          return { policy: { name: 'reads', limit: r.reads, windowSeconds: r.readWindowSeconds }, key };
+          return { policy: reads, key };
         }
-        return author
-          ? { policy: { name: 'signed-writes', limit: r.signedWrites, windowSeconds: r.writeWindowSeconds }, key }
-          : { policy: anonWrites, key };
+        return { policy: author ? signedWrites : anonWrites, key };
       },
       onKvError: onKvLimitError,
     }),

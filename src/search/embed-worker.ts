@@ -103,8 +103,9 @@ export class EmbedWorker {
       await this.o.store.saveVectors(this.o.embedder.model, items);
       if (this.#lastError) this.o.log.info({ model: this.o.embedder.model }, 'embedding recovered');
       this.#lastError = undefined;
-      this.o.metrics?.embedded(items.filter((x) => x.vector).length);
-      return { taken: jobs.length, embedded: items.filter((x) => x.vector).length };
+      const embedded = items.filter((x) => x.vector).length;
+      this.o.metrics?.embedded(embedded);
+      return { taken: jobs.length, embedded };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       // Say why once, not once per batch.

@@ -68,6 +68,8 @@ describe('production install, as the Dockerfile does it', () => {
     // The bundled model loads from the installed folder: hybrid search with no setting.
     const search = (await (await fetch(`${url}/search?q=anything`)).json()) as { degraded: string[] };
     expect(search.degraded).toEqual([]);
+    // What agents fetch is the reviewed source file, byte for byte.
+    expect(await (await fetch(`${url}/sign.mjs`)).text()).toBe(readFileSync(join(ROOT, 'src', 'identity', 'agent-sign.mjs'), 'utf8'));
     const [hcmd, ...hargs] = instruction('HEALTHCHECK');
     expect(hcmd).toBe('node');
     execFileSync(process.execPath, hargs, { env: { ...env, PORT: port } });
