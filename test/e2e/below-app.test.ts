@@ -94,8 +94,10 @@ describe('refusals below the app are problem documents', () => {
         }, 100);
       });
     });
-    // The server still serves, and logged nothing at error level.
+    // The server still serves, and logged nothing at error level (once it has logged the hang-up at all).
     expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+    for (let i = 0; i < 50 && !/client closed the connection|unhandled error/.test(output()); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(output()).toContain('client closed the connection before the request was read');
     const errors = output()
       .split('\n')
       .filter((l) => l.startsWith('{'))

@@ -59,11 +59,15 @@ describe('agentboard serve', () => {
 
   it('logs one line per request with the client address', async () => {
     await fetch(`${url}/findings?limit=1`);
-    const lines = output()
-      .split('\n')
-      .filter((l) => l.includes('"msg":"request"'))
-      .map((l) => JSON.parse(l));
-    expect(lines.find((l) => l.path === '/findings' && l.method === 'GET')).toMatchObject({ client: '127.0.0.1', status: 200, request_id: expect.any(String) });
+    // The line reaches this process through the child's stdout pipe, a moment after the answer.
+    const find = () =>
+      output()
+        .split('\n')
+        .filter((l) => l.includes('"msg":"request"'))
+        .map((l) => JSON.parse(l))
+        .find((l) => l.path === '/findings' && l.method === 'GET');
+    for (let i = 0; i < 50 && !find(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(find()).toMatchObject({ client: '127.0.0.1', status: 200, request_id: expect.any(String) });
   });
 
   it('8 identical publishes at once: one object, one 201, seven 200 deduplicated', async () => {
