@@ -4,13 +4,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
+import type { AppServices } from './http/services.js';
 import { HTTPException } from 'hono/http-exception';
 import { routePath } from 'hono/route';
-import type { Logger } from 'pino';
-import type { Config } from './config.js';
-import type { Board } from './domain/board.js';
 import { DomainError, type ErrorCode } from './domain/errors.js';
-import type { Clock } from './domain/ports.js';
 import { clientAddress } from './http/client.js';
 import { cors } from './http/middleware/cors.js';
 import type { AppEnv } from './http/env.js';
@@ -28,23 +25,7 @@ import { registerKeyRoutes } from './http/routes/keys.js';
 import { signatures } from './http/middleware/signature.js';
 import { KeyDirectory } from './identity/key-directory.js';
 import { renderErrorPage } from './html/pages/error-page.js';
-import type { BoardMetrics } from './metrics.js';
-import type { Kv } from './ports/kv.js';
-import type { Store } from './ports/store.js';
-import type { Searcher } from './search/search.js';
 
-export interface AppServices {
-  config: Config;
-  store: Store;
-  kv: Kv;
-  board: Board;
-  searcher: Searcher;
-  clock: Clock;
-  log: Logger;
-  /** Key of the anonymous-voter hash. */
-  voterSecret: string;
-  metrics: BoardMetrics;
-}
 
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 

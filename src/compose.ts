@@ -4,10 +4,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { createApp, type AppServices } from './app.js';
+import { createApp } from './app.js';
+import type { AppServices } from './http/services.js';
 import type { Config } from './config.js';
-import { Board } from './domain/board.js';
-import { systemClock, type Clock, type Ids } from './domain/ports.js';
+import { Board } from './service/board.js';
+import { systemClock } from './clock.js';
+import type { Clock, Ids } from './ports/clock.js';
 import { UlidGenerator } from './domain/ulid.js';
 import { MemoryKv } from './kv/memory-kv.js';
 import { RedisKv } from './kv/redis-kv.js';

@@ -4,6 +4,7 @@
  * the decided value as its default. The README's configuration table mirrors this file.
  */
 import { z } from 'zod';
+import type { BoardLimits } from './domain/limits.js';
 import { BUNDLED_MODEL } from './paths.js';
 
 const DAY = 86_400;
@@ -139,39 +140,6 @@ const CheckedEnvSchema = EnvSchema.superRefine((e, ctx) => {
 });
 
 export type Env = z.infer<typeof EnvSchema>;
-
-export type ObjectType = 'finding' | 'request' | 'response' | 'artifact' | 'status';
-export type RootType = Exclude<ObjectType, 'response'>;
-
-export interface Lifetime {
-  defaultSeconds: number;
-  maxSeconds: number;
-}
-
-/** The board's rules that are numbers; handed to the domain so it never reads settings itself. */
-export interface BoardLimits {
-  reputation: { windowDays: number; minVerifications: number; minVoters: number; maxContradictionShare: number };
-  lifetimeMinSeconds: number;
-  lifetimes: Record<RootType, Lifetime>;
-  expiringFraction: number;
-  disputeMinContradictions: number;
-  topicsDefaultLimit: number;
-  topicListingThreshold: number;
-  relatedTopicsMax: number;
-  search: {
-    defaultLimit: number;
-    snippetChars: number;
-    candidates: number;
-    halfLifeDays: number;
-    freshnessFloor: number;
-    semanticWeight: number;
-    hybridTierWeight: number;
-    relevanceExponent: number;
-    lexicalFloor: number;
-    semanticFloor: number;
-    semanticMinSimilarity: number;
-  };
-}
 
 export interface Config {
   port: number;

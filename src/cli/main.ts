@@ -6,7 +6,7 @@
  *   import / export / sync-registry / keygen / request   (see USAGE)
  */
 import { buildBoard, openStore, registryDeps } from '../compose.js';
-import { systemClock } from '../domain/ports.js';
+import { systemClock } from '../clock.js';
 import { VERDICT_LABELS } from '../domain/registry.js';
 import { probeDue } from '../registry/probe-runner.js';
 import { syncRegistry } from '../registry/sync.js';

@@ -3,7 +3,7 @@
  * line of the content), the prompt-injection flag and the dedupe key. Publishing and importing
  * both come through here, so an imported object dedupes and flags exactly like a published one.
  */
-import { SPEC_LIMITS } from '../schemas/resources.js';
+import { SPEC_LIMITS } from './limits.js';
 import { dedupeKey } from './dedupe.js';
 import { looksLikePromptInjection } from './injection.js';
 import type { AuthorRef, ObjectType } from './model.js';

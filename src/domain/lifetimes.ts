@@ -1,5 +1,6 @@
 /** Expiry rules (decisions.md table): defaults per type, clamped into [now + min, now + max]. */
-import type { BoardLimits, RootType } from '../config.js';
+import type { BoardLimits } from './limits.js';
+import type { RootType } from './model.js';
 import { DomainError, invalid } from './errors.js';
 
 export interface ExpiryInput {

@@ -1,7 +1,6 @@
 /** The board's records as the domain sees them: times in epoch milliseconds, camelCase. */
-import type { ObjectType } from '../config.js';
-
-export type { ObjectType, RootType } from '../config.js';
+export type ObjectType = 'finding' | 'request' | 'response' | 'artifact' | 'status';
+export type RootType = Exclude<ObjectType, 'response'>;
 export type TrustLevel = 'signed' | 'domain-verified' | 'reputable';
 export type ObjectState = 'live' | 'expired' | 'disputed' | 'hidden' | 'withdrawn';
 export type VoteKind = 'verify' | 'contradict';
@@ -33,6 +32,9 @@ export interface StoredObject {
   /** Set at publish time by the prompt-injection heuristic. */
   injectionSuspected: boolean;
 }
+
+/** Anonymous voters are `anon:<keyed hash of the address>`; signed ones their author id. */
+export const ANONYMOUS_VOTER = 'anon:';
 
 /** Who is acting: a signed author, or an anonymous client known by a keyed hash of its address. */
 export interface Actor {

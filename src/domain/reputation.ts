@@ -1,5 +1,5 @@
 /** `reputable` (decisions.md, Identity and trust): earned from other voters' verifications. */
-import type { BoardLimits } from '../config.js';
+import type { BoardLimits } from './limits.js';
 
 export interface AuthorVoteStats {
   /** Verifications of the author's objects in the window, by voters other than the author. */

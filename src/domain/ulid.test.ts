@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from './ports.js';
+import { ManualClock } from '../clock.js';
 import { ULID_PATTERN, UlidGenerator, ulidTime } from './ulid.js';
 
 describe('UlidGenerator', () => {

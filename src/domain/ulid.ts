@@ -4,7 +4,6 @@
  * incremented, so ids made by one generator always sort in creation order.
  */
 import { randomBytes } from 'node:crypto';
-import type { Clock, Ids } from './ports.js';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const RANDOM_BITS = 80n;
@@ -21,12 +20,13 @@ function encode(value: bigint, length: number): string {
 
 export const ULID_PATTERN = /^[0-9A-Za-z]{26}$/;
 
-export class UlidGenerator implements Ids {
+/** Structurally the Ids port: the domain names no port, the composition root passes it as one. */
+export class UlidGenerator {
   #lastTime = -1;
   #lastRandom = 0n;
 
   constructor(
-    private readonly clock: Clock,
+    private readonly clock: { now(): number },
     private readonly random: (bytes: number) => Buffer = randomBytes,
   ) {}
 

@@ -1,5 +1,5 @@
 /** Who is calling: the client address and the anonymous voter identity derived from it. */
-import { ANONYMOUS_VOTER } from '../domain/board.js';
+import { ANONYMOUS_VOTER } from '../domain/model.js';
 import { createHmac } from 'node:crypto';
 import type { Context } from 'hono';
 

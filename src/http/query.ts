@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { normalizeFilterTopic } from '../domain/topics.js';
 import { queryInt, text, ulid } from '../schemas/fields.js';
-import { OBJECT_TYPES, ROOT_TYPES, SPEC_LIMITS } from '../schemas/resources.js';
+import { SPEC_LIMITS } from '../domain/limits.js';
+import { OBJECT_TYPES, ROOT_TYPES } from '../schemas/resources.js';
 
 const { min: TMIN, max: TMAX } = SPEC_LIMITS.topicInFilter;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readPublicJwk, thumbprint } from './jwk.js';
+import { readPublicJwk } from '../domain/jwk.js';
+import { thumbprint } from './jwk.js';
 
 describe('Ed25519 JWKs', () => {
   it('computes the RFC 8037 appendix A.3 thumbprint', () => {

@@ -7,9 +7,9 @@
  * per floor period, whatever requests name it, and only after the requester paid (`charge`).
  */
 import type { Kv } from '../ports/kv.js';
-import type { Clock } from '../domain/ports.js';
+import type { Clock } from '../ports/clock.js';
 import { safeFetch, type SafeFetchOptions } from '../net/safe-fetch.js';
-import { readPublicJwk, type Ed25519PublicJwk } from './jwk.js';
+import { readPublicJwk, type Ed25519PublicJwk } from '../domain/jwk.js';
 
 const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
 

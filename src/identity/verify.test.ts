@@ -1,7 +1,8 @@
 import { createSigner, createVerifier, httpbis } from 'http-message-signatures';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../domain/errors.js';
-import { publicKeyOf, thumbprint, type Ed25519PublicJwk } from './jwk.js';
+import type { Ed25519PublicJwk } from '../domain/jwk.js';
+import { publicKeyOf, thumbprint } from './jwk.js';
 import { generateKey, publicJwkOf, signRequest, type PrivateJwk } from './agent-sign.mjs';
 import { verifySignedRequest, type IncomingSigned, type KeySource } from './verify.js';
 

@@ -11,7 +11,8 @@ import { createVerifier, httpbis } from 'http-message-signatures';
 import { isInnerList, parseDictionary, serializeDictionary, type Dictionary, type InnerList } from 'structured-headers';
 import { DomainError } from '../domain/errors.js';
 import { SIGNATURE_TAG } from './agent-sign.mjs';
-import { publicKeyOf, thumbprint, type Ed25519PublicJwk } from './jwk.js';
+import type { Ed25519PublicJwk } from '../domain/jwk.js';
+import { publicKeyOf, thumbprint } from './jwk.js';
 import { parseSignatureAgent, type SignatureAgent } from './signature-agent.js';
 
 const REQUIRED_COMPONENTS = ['@method', '@authority', '@path'];

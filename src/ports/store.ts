@@ -6,7 +6,7 @@
  * "Live" always means: not hidden, not withdrawn, `expires_at > now`, and not disputed
  * (`contradictions >= min && contradictions > verifications`) — the same rule as domain/state.ts.
  */
-import type { ObjectType, RootType } from '../config.js';
+import type { ObjectType, RootType } from '../domain/model.js';
 import type { AuthorRef, LiveCriteria, StoredObject, VoteKind, VoteRecord } from '../domain/model.js';
 import type { IdentityStore } from './identity-store.js';
 import type { RegistryStore } from './registry-store.js';

@@ -1,5 +1,5 @@
 /** Registry records → the JSON views of schemas/registry.ts (which the HTML pages render too). */
-import { iso } from '../domain/present.js';
+import { iso } from '../service/present.js';
 import { HISTORY_LABELS, OUTCOME_LABELS, VERDICT_LABELS, type HistoryEvent } from '../domain/registry.js';
 import type { ServerRecord, SyncRecord, ToolRow } from '../ports/registry-store.js';
 import type { RegistrySync, ServerDetail, ServerSummary, ToolDetail } from '../schemas/registry.js';

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import { applyProbe, nextProbeAt, type ProbeOutcome, type ProbeState } from '../domain/registry.js';
-import type { Clock } from '../domain/ports.js';
+import type { Clock } from '../ports/clock.js';
 import type { RegistryStore, ServerRecord } from '../ports/registry-store.js';
 import { probeServer, type ProbeOptions } from './probe.js';
 

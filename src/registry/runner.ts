@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Clock } from '../domain/ports.js';
+import type { Clock } from '../ports/clock.js';
 import type { Kv } from '../ports/kv.js';
 import { probeDue, type ProbeRunDeps, type ProbeSummary } from './probe-runner.js';
 import { syncRegistry, type SyncDeps, type SyncSummary } from './sync.js';

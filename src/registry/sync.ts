@@ -3,7 +3,7 @@
  * complete walk only — mark servers that left the listing as deleted. A failed walk changes
  * nothing it has not already written, and marks nothing deleted.
  */
-import type { Clock } from '../domain/ports.js';
+import type { Clock } from '../ports/clock.js';
 import type { RegistryStore } from '../ports/registry-store.js';
 import type { SafeFetchOptions } from '../net/safe-fetch.js';
 import { readListing } from './listing.js';

@@ -1,6 +1,6 @@
 /** Key registration (decisions.md, Identity and trust): `POST /keys` and its answer. */
 import { z } from 'zod';
-import { readPublicJwk } from '../identity/jwk.js';
+import { readPublicJwk } from '../domain/jwk.js';
 import { Meta, TRUST_LEVELS } from './resources.js';
 
 export const PublicJwk = z

@@ -3,6 +3,7 @@
  * the TypeScript types and the OpenAPI document; nothing is described twice.
  */
 import { z } from 'zod';
+import { SPEC_LIMITS } from '../domain/limits.js';
 import { normalizeTopic } from '../domain/topics.js';
 import { httpUrl, text, Timestamp, ulid } from './fields.js';
 
@@ -12,19 +13,6 @@ export const STATES = ['live', 'expired', 'disputed', 'hidden', 'withdrawn'] as 
 export const TRUST_LEVELS = ['signed', 'domain-verified', 'reputable'] as const;
 export const FLAGS = ['anonymous', 'possible-prompt-injection', 'contradicted', 'expiring'] as const;
 
-/** Spec §8 limits: part of the contract, so constants rather than settings. */
-export const SPEC_LIMITS = {
-  content: 4000,
-  title: 120,
-  topicsPerObject: 5,
-  topicInBody: 64,
-  topicInFilter: { min: 2, max: 40 },
-  sourceUrl: 2048,
-  q: 500,
-  pageSize: { max: 100, default: 20 },
-  topicsList: 200,
-  voteNote: 500,
-} as const;
 
 export const Author = z
   .object({

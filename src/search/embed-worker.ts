@@ -4,7 +4,7 @@
  * waits for it: an object is searchable lexically at once, semantically once its batch is done.
  */
 import type { Logger } from 'pino';
-import type { Clock } from '../domain/ports.js';
+import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Store } from '../ports/store.js';
 

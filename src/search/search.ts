@@ -5,9 +5,10 @@
  * no vector support, over its time budget) is reported in `degraded`, never as an error.
  */
 import type { Logger } from 'pino';
-import type { BoardLimits, ObjectType } from '../config.js';
+import type { BoardLimits } from '../domain/limits.js';
+import type { ObjectType } from '../domain/model.js';
 import type { LiveCriteria, StoredObject } from '../domain/model.js';
-import type { Clock } from '../domain/ports.js';
+import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { LexicalHit, Store, TopicCount } from '../ports/store.js';
 import { finalScore, fuse, legFloor, spread, type MatchTier } from './ranking.js';

@@ -5,9 +5,9 @@
  */
 import type { Writable } from 'node:stream';
 import { once } from 'node:events';
-import type { BoardLimits } from '../config.js';
-import { presentObject } from '../domain/present.js';
-import type { Clock } from '../domain/ports.js';
+import type { BoardLimits } from '../domain/limits.js';
+import { presentObject } from '../service/present.js';
+import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 
 const PAGE = 1000;

@@ -8,13 +8,15 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { BoardLimits, RootType } from '../config.js';
+import type { BoardLimits } from '../domain/limits.js';
+import type { RootType } from '../domain/model.js';
 import { derivedFields } from '../domain/derived.js';
 import { ulidAt } from '../domain/ulid.js';
 import type { BulkObject, Store } from '../ports/store.js';
 import { httpUrl, text, ulid } from '../schemas/fields.js';
 import { toFieldIssues } from '../schemas/parse.js';
-import { Author, OBJECT_TYPES, SPEC_LIMITS, STATES, topicsField } from '../schemas/resources.js';
+import { SPEC_LIMITS } from '../domain/limits.js';
+import { Author, OBJECT_TYPES, STATES, topicsField } from '../schemas/resources.js';
 
 const instant = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date-time');
 const count = z.number().int('must be an integer').min(0, 'must not be negative');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildBoard, type Board$ } from '../../src/compose.js';
 import { loadConfig } from '../../src/config.js';
-import { ManualClock } from '../../src/domain/ports.js';
+import { ManualClock } from '../../src/clock.js';
 import { createLogger } from '../../src/log.js';
 
 export const T0 = Date.parse('2026-03-01T12:00:00.000Z');

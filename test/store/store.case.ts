@@ -3,9 +3,9 @@
  * (`runStoreContract({ name, makeStore })`). A behaviour is done only when it holds here.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ObjectType } from '../../src/config.js';
+import type { ObjectType } from '../../src/domain/model.js';
 import type { LiveCriteria } from '../../src/domain/model.js';
-import { ManualClock } from '../../src/domain/ports.js';
+import { ManualClock } from '../../src/clock.js';
 import { UlidGenerator } from '../../src/domain/ulid.js';
 import type { NewObject, Store } from '../../src/ports/store.js';
 import type { ProbeOutcome, RegistryEntry } from '../../src/domain/registry.js';

@@ -3,7 +3,7 @@ import { VERDICTS, VERDICT_LABELS, type Verdict } from '../../domain/registry.js
 import { clipChars } from '../../domain/text.js';
 import { serverPath, toolPath } from '../../registry/present.js';
 import type { RegistrySync, ServerDetail, ServerSummary, ToolDetail } from '../../schemas/registry.js';
-import { SPEC_LIMITS } from '../../schemas/resources.js';
+import { SPEC_LIMITS } from '../../domain/limits.js';
 import { Layout, page } from '../layout.js';
 import { ObjectItem, Time } from '../object-views.js';
 

@@ -4,7 +4,7 @@
  * A limit of 0 turns that policy off (and its headers with it).
  */
 import type { MiddlewareHandler } from 'hono';
-import type { Clock } from '../../domain/ports.js';
+import type { Clock } from '../../ports/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Kv } from '../../ports/kv.js';
 import type { AppEnv } from '../env.js';

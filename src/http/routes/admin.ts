@@ -1,5 +1,5 @@
 /** Moderation: hide and unhide, behind `Authorization: Bearer <ADMIN_TOKEN>`. */
-import type { AppServices } from '../../app.js';
+import type { AppServices } from '../services.js';
 import { DomainError } from '../../domain/errors.js';
 import { ObjectEnvelope } from '../../schemas/resources.js';
 import { bearerMatches } from '../bearer.js';

@@ -1,5 +1,5 @@
 /** `POST /keys`: register a public key, proving possession by signing the request with it. */
-import type { AppServices } from '../../app.js';
+import type { AppServices } from '../services.js';
 import { DomainError } from '../../domain/errors.js';
 import { thumbprint } from '../../identity/jwk.js';
 import { parseOrThrow } from '../../schemas/parse.js';

@@ -1,6 +1,6 @@
 /** Publishing, listing, reading, replying to and voting on objects (spec §4.2–4.6, decisions: votes, withdraw). */
-import type { AppServices } from '../../app.js';
-import type { RootType } from '../../config.js';
+import type { AppServices } from '../services.js';
+import type { RootType } from '../../domain/model.js';
 import type { VoteKind } from '../../domain/model.js';
 import { renderListPage } from '../../html/pages/list-page.js';
 import { renderObjectPage } from '../../html/pages/object-page.js';
@@ -15,7 +15,7 @@ import {
   VoteListEnvelope,
 } from '../../schemas/resources.js';
 import { IdParams, ListQuery, PageQuery, VotesQuery } from '../query.js';
-import { presentVote } from '../../domain/present.js';
+import { presentVote } from '../../service/present.js';
 import type { Router } from '../router.js';
 import { actorOf, htmlOrJson, jsonBody, htmlRequested, jsonContent, meta, parseParams, parseQuery, presenter, problemResponses, type Ctx } from './shared.js';
 

@@ -1,5 +1,5 @@
 /** GET /search (spec §4.9, decisions: Search). */
-import type { AppServices } from '../../app.js';
+import type { AppServices } from '../services.js';
 import { SearchEnvelope } from '../../schemas/resources.js';
 import { SearchQuery } from '../query.js';
 import type { Router } from '../router.js';

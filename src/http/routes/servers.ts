@@ -1,6 +1,6 @@
 /** Registry record pages (spec §2.11): the server list, one server, one tool — HTML or JSON. */
 import { z } from 'zod';
-import type { AppServices } from '../../app.js';
+import type { AppServices } from '../services.js';
 import { notFound } from '../../domain/errors.js';
 import { registryTopic } from '../../domain/topics.js';
 import { renderServerPage, renderServersPage, renderToolPage } from '../../html/pages/server-pages.js';

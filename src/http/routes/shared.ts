@@ -1,10 +1,10 @@
 /** Helpers every route module uses: parsing params/query, presenting objects, meta, docs fragments. */
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import type { AppServices } from '../../app.js';
+import type { AppServices } from '../services.js';
 import type { Actor, StoredObject } from '../../domain/model.js';
 import { anonymousVoterId, clientAddress } from '../client.js';
-import { presentObject } from '../../domain/present.js';
+import { presentObject } from '../../service/present.js';
 import { parseOrThrow } from '../../schemas/parse.js';
 import { Problem } from '../../schemas/resources.js';
 import type { AppEnv } from '../env.js';

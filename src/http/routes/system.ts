@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { SIGNING_SCRIPT_PATH } from '../../paths.js';
 import { z } from 'zod';
-import type { AppServices } from '../../app.js';
+import type { AppServices } from '../services.js';
 import type { ErrorCode } from '../../domain/errors.js';
 import { renderAboutPage, renderHomePage, renderProblemPage } from '../../html/pages/info-pages.js';
 import { STYLESHEET } from '../../html/style.js';

@@ -1,8 +1,9 @@
 /** Topics: the top list and one topic's page (spec §4.7, §4.8). */
-import type { AppServices } from '../../app.js';
+import type { AppServices } from '../services.js';
 import { normalizeFilterTopic } from '../../domain/topics.js';
 import { renderTopicPage, renderTopicsPage } from '../../html/pages/topics-page.js';
-import { SPEC_LIMITS, TopicEnvelope, TopicListEnvelope } from '../../schemas/resources.js';
+import { SPEC_LIMITS } from '../../domain/limits.js';
+import { TopicEnvelope, TopicListEnvelope } from '../../schemas/resources.js';
 import { invalid } from '../../domain/errors.js';
 import { SlugParams, TopicQuery, TopicsQuery } from '../query.js';
 import type { Router } from '../router.js';

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import type { ObjectType } from '../../config.js';
+import type { ObjectType } from '../../domain/model.js';
 import type { LiveCriteria, StoredObject, TrustLevel, VoteKind } from '../../domain/model.js';
 import type {
   BulkObject,

@@ -1,7 +1,7 @@
 /** Turns stored records into the interface's Object shape (spec §2.1), for every transport. */
 import type { BoardObject, Vote } from '../schemas/resources.js';
-import type { LiveCriteria, StoredObject, VoteRecord } from './model.js';
-import { flagsOf, stateOf } from './state.js';
+import type { LiveCriteria, StoredObject, VoteRecord } from '../domain/model.js';
+import { flagsOf, stateOf } from '../domain/state.js';
 
 /** RFC 3339, UTC, millisecond precision, `Z` suffix. */
 export const iso = (ms: number): string => new Date(ms).toISOString();

@@ -1,8 +1,12 @@
 /**
  * The board's verbs: publish, reply, read, vote, moderate. Every transport (JSON API, HTML,
- * MCP) calls these, so each verb re-validates its input and throws only DomainErrors.
+ * MCP) calls these, so each verb validates its input with the resource schemas, applies the
+ * domain's rules and calls the store port, and throws only DomainErrors. This is the one layer
+ * that sees both the schemas and the domain; the domain itself imports neither schemas nor
+ * adapters.
  */
-import type { BoardLimits, RootType } from '../config.js';
+import type { BoardLimits } from '../domain/limits.js';
+import type { RootType } from '../domain/model.js';
 import type { Store } from '../ports/store.js';
 import {
   CreateObjectBody,
@@ -11,18 +15,15 @@ import {
   VoteBody,
 } from '../schemas/resources.js';
 import { parseOrThrow, toFieldIssues } from '../schemas/parse.js';
-import { derivedFields } from './derived.js';
-import { DomainError, invalid, notFound, type FieldIssue } from './errors.js';
-import { resolveExpiry } from './lifetimes.js';
-import type { Actor, LiveCriteria, Page, PageResult, StoredObject, VoteKind, VoteRecord } from './model.js';
-import { toPage } from './paging.js';
-import type { Clock, Ids } from './ports.js';
-import { isReputable } from './reputation.js';
-import { stateOf } from './state.js';
+import { derivedFields } from '../domain/derived.js';
+import { DomainError, invalid, notFound, type FieldIssue } from '../domain/errors.js';
+import { resolveExpiry } from '../domain/lifetimes.js';
+import { ANONYMOUS_VOTER, type Actor, type LiveCriteria, type Page, type PageResult, type StoredObject, type VoteKind, type VoteRecord } from '../domain/model.js';
+import { toPage } from '../domain/paging.js';
+import type { Clock, Ids } from '../ports/clock.js';
+import { isReputable } from '../domain/reputation.js';
+import { stateOf } from '../domain/state.js';
 import type { TopicCount } from '../ports/store.js';
-
-/** Anonymous voters are `anon:<keyed hash of the address>`; signed ones their author id. */
-export const ANONYMOUS_VOTER = 'anon:';
 
 /** A vote page's cursor: the position of its last vote, opaque to clients. */
 function encodeVoteCursor(v: { updatedAt: number; voterId: string }): string {

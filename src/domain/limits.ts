@@ -1,0 +1,49 @@
+/**
+ * The board's rules that are numbers: the interface's fixed limits (spec §8), and the limits
+ * an operator sets (read by config.ts, handed to the domain so it never reads settings itself).
+ */
+import type { RootType } from './model.js';
+
+/** Spec §8 limits: part of the contract, so constants rather than settings. */
+export const SPEC_LIMITS = {
+  content: 4000,
+  title: 120,
+  topicsPerObject: 5,
+  topicInBody: 64,
+  topicInFilter: { min: 2, max: 40 },
+  sourceUrl: 2048,
+  q: 500,
+  pageSize: { max: 100, default: 20 },
+  topicsList: 200,
+  voteNote: 500,
+} as const;
+
+export interface Lifetime {
+  defaultSeconds: number;
+  maxSeconds: number;
+}
+
+/** The board's rules that are numbers; handed to the domain so it never reads settings itself. */
+export interface BoardLimits {
+  reputation: { windowDays: number; minVerifications: number; minVoters: number; maxContradictionShare: number };
+  lifetimeMinSeconds: number;
+  lifetimes: Record<RootType, Lifetime>;
+  expiringFraction: number;
+  disputeMinContradictions: number;
+  topicsDefaultLimit: number;
+  topicListingThreshold: number;
+  relatedTopicsMax: number;
+  search: {
+    defaultLimit: number;
+    snippetChars: number;
+    candidates: number;
+    halfLifeDays: number;
+    freshnessFloor: number;
+    semanticWeight: number;
+    hybridTierWeight: number;
+    relevanceExponent: number;
+    lexicalFloor: number;
+    semanticFloor: number;
+    semanticMinSimilarity: number;
+  };
+}
