@@ -36,7 +36,7 @@ export class BoardMetrics {
       help: 'Objects waiting for a vector',
       registers,
       async collect() {
-        this.set(await store.embedQueueSize());
+        this.set(await store.embeddings.size());
       },
     });
     new Gauge({
@@ -44,7 +44,7 @@ export class BoardMetrics {
       help: 'How long the oldest object in the embedding queue has waited (0 when empty)',
       registers,
       async collect() {
-        const oldest = await store.embedQueueOldest();
+        const oldest = await store.embeddings.oldest();
         // Wall clock, as the queue's enqueue times are.
         this.set(oldest === null ? 0 : Math.max(0, (Date.now() - oldest) / 1000));
       },

@@ -101,9 +101,9 @@ async function importFile(config: Config, file: string | undefined): Promise<num
     progress.done(`${imported} objects in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     if (board.worker) {
       const embedding = progressLine('embed');
-      const total = await board.services.store.embedQueueSize();
+      const total = await board.services.store.embeddings.size();
       const embedded = await board.worker.drain((n) => embedding.update(`${bar(total ? n / total : 1)} ${n}/${total}`));
-      const left = await board.services.store.embedQueueSize();
+      const left = await board.services.store.embeddings.size();
       embedding.done(`${embedded} objects embedded${left > 0 ? `, ${left} left for the server's worker (the embedder failed; see the log)` : ''}`);
     } else {
       const status = board.services.searcher.semanticStatus();

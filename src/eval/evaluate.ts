@@ -103,7 +103,7 @@ export async function evaluate(o: EvalOptions = {}): Promise<Evaluation> {
     await importNdjson(board.services.store, Readable.from(lines.map((l) => `${l}\n`)), { now, limits: config.limits });
     if (!board.worker) throw new Error('the eval needs the semantic leg: sqlite-vec and the model must load');
     await board.worker.drain();
-    const left = await board.services.store.embedQueueSize();
+    const left = await board.services.store.embeddings.size();
     if (left > 0) throw new Error(`${left} objects could not be embedded`);
 
     const keyByContent = new Map(corpus.map((c) => [c.content.trim(), c.key]));

@@ -55,7 +55,7 @@ export class EmbedWorker {
    */
   async start(): Promise<void> {
     await this.#announce();
-    const queued = await this.o.store.enqueueMissingVectors(this.o.embedder.model, this.#live());
+    const queued = await this.o.store.embeddings.enqueueMissing(this.o.embedder.model, this.#live());
     if (queued > 0) this.o.log.info({ queued, model: this.o.embedder.model }, 'embedding backfill queued');
     this.#schedule(0);
   }
@@ -95,12 +95,12 @@ export class EmbedWorker {
 
   /** One batch: the jobs taken, and how many of them got a vector (none when the batch failed). */
   async #batch(): Promise<{ taken: number; embedded: number }> {
-    const jobs = await this.o.store.claimEmbedJobs(this.#live(), this.o.batchSize);
+    const jobs = await this.o.store.embeddings.claim(this.#live(), this.o.batchSize);
     if (jobs.length === 0) return { taken: 0, embedded: 0 };
     try {
       const vectors = await this.o.embedder.embed(jobs.map(embeddingText));
       const items = jobs.map((j, i) => ({ id: j.id, vector: vectors[i] ?? null }));
-      await this.o.store.saveVectors(this.o.embedder.model, items);
+      await this.o.store.embeddings.save(this.o.embedder.model, items);
       if (this.#lastError) this.o.log.info({ model: this.o.embedder.model }, 'embedding recovered');
       this.#lastError = undefined;
       const embedded = items.filter((x) => x.vector).length;
@@ -112,7 +112,7 @@ export class EmbedWorker {
       if (message !== this.#lastError) this.o.log.warn({ err: message, model: this.o.embedder.model }, 'embedding failed; will retry with backoff');
       this.#lastError = message;
       const attempts = Math.min(...jobs.map((j) => j.attempts));
-      await this.o.store.failEmbedJobs(
+      await this.o.store.embeddings.fail(
         jobs.map((j) => j.id),
         message,
         this.o.clock.now() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempts),

@@ -10,7 +10,9 @@ import type { ObjectType } from '../domain/model.js';
 import type { LiveCriteria, StoredObject } from '../domain/model.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
-import type { LexicalHit, Store, TopicCount } from '../ports/store.js';
+import type { TopicCount } from '../ports/object-store.js';
+import type { LexicalHit, LexicalQuery } from '../ports/search-index.js';
+import type { Store } from '../ports/store.js';
 import { finalScore, fuse, legFloor, spread, type MatchTier } from './ranking.js';
 import { matchTier, queryTerms, snippet } from './text-match.js';
 
@@ -87,7 +89,7 @@ export class Searcher {
     const [lexHits, semHits] = await Promise.all([
       lexicalRuns ? (lexicalEarly ?? this.#lexical(lexicalQuery, query)) : Promise.resolve([] as LexicalHit[]),
       semanticRan
-        ? this.deps.store.searchSemantic({ live, vector, model: this.deps.embedder!.model, ...filters, limit: limits.search.candidates })
+        ? this.deps.store.search.semantic({ live, vector, model: this.deps.embedder!.model, ...filters, limit: limits.search.candidates })
         : Promise.resolve([]),
     ]);
 
@@ -162,13 +164,13 @@ export class Searcher {
    * the answer. In hybrid mode, an AND query that fills the whole candidate list already holds
    * the best lexical candidates. Either way the costly OR scoring of common words is skipped.
    */
-  async #lexical(q: Parameters<Store['searchLexical']>[0], query: SearchQuery): Promise<LexicalHit[]> {
+  async #lexical(q: LexicalQuery, query: SearchQuery): Promise<LexicalHit[]> {
     if (q.terms.length > 1) {
       const enough = query.mode === 'lexical' ? query.limit : q.limit;
-      const all = await this.deps.store.searchLexical({ ...q, allTerms: true });
+      const all = await this.deps.store.search.lexical({ ...q, allTerms: true });
       if (all.length >= enough) return all;
     }
-    return this.deps.store.searchLexical(q);
+    return this.deps.store.search.lexical(q);
   }
 
   /** The query's vector, or null when the leg cannot run or misses its time budget. */
@@ -201,7 +203,7 @@ export class Searcher {
   /** Topics carried by the results (besides the filter), with their live counts, highest first. */
   async #relatedFromHits(live: LiveCriteria, hits: SearchHit[], exclude: readonly string[]): Promise<TopicCount[]> {
     const slugs = [...new Set(hits.flatMap((h) => h.object.topics))].filter((s) => !exclude.includes(s));
-    const counts = await this.deps.store.topicCounts(live, slugs);
+    const counts = await this.deps.store.objects.topicCounts(live, slugs);
     return counts.slice(0, this.deps.limits.relatedTopicsMax);
   }
 
@@ -211,12 +213,12 @@ export class Searcher {
    */
   async #relatedToQuery(live: LiveCriteria, terms: string[], vector: Float32Array | null): Promise<TopicCount[]> {
     const max = this.deps.limits.relatedTopicsMax;
-    const byName = await this.deps.store.topicsLike(live, terms, max);
+    const byName = await this.deps.store.objects.topicsLike(live, terms, max);
     if (byName.length >= max || !vector) return byName;
-    const near = await this.deps.store.searchSemantic({ live, vector, model: this.deps.embedder!.model, limit: 10 });
+    const near = await this.deps.store.search.semantic({ live, vector, model: this.deps.embedder!.model, limit: 10 });
     const seen = new Set(byName.map((t) => t.slug));
     const slugs = [...new Set(near.flatMap((h) => h.object.topics))].filter((s) => !seen.has(s));
-    const counts = await this.deps.store.topicCounts(live, slugs);
+    const counts = await this.deps.store.objects.topicCounts(live, slugs);
     return [...byName, ...counts].slice(0, max);
   }
 }

@@ -23,7 +23,7 @@ import { toPage } from '../domain/paging.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import { isReputable } from '../domain/reputation.js';
 import { stateOf } from '../domain/state.js';
-import type { TopicCount } from '../ports/store.js';
+import type { TopicCount } from '../ports/object-store.js';
 
 /** A vote page's cursor: the position of its last vote, opaque to clients. */
 function encodeVoteCursor(v: { updatedAt: number; voterId: string }): string {
@@ -104,7 +104,7 @@ export class Board {
   async reply(parentId: string, body: unknown, actor: Actor): Promise<Published> {
     const input = parseOrThrow(CreateReplyBody, body);
     const live = this.live();
-    const parent = await this.deps.store.getObject(parentId, live);
+    const parent = await this.deps.store.objects.get(parentId, live);
     if (!parent) throw notFound(`No object ${parentId}.`);
     if (parent.parentId !== null) {
       throw new DomainError('not-a-root-object', `Object ${parentId} is a reply; reply to its root ${parent.parentId} instead.`);
@@ -135,7 +135,7 @@ export class Board {
   }
 
   async get(id: string): Promise<StoredObject> {
-    const o = await this.deps.store.getObject(id, this.live());
+    const o = await this.deps.store.objects.get(id, this.live());
     if (!o) throw notFound(`No object ${id}.`);
     return o;
   }
@@ -159,7 +159,7 @@ export class Board {
     const state = stateOf(object, this.live());
     if (state === 'hidden' || state === 'withdrawn') return { items: [], nextCursor: null };
     const after = page.cursor === undefined ? undefined : decodeVoteCursor(page.cursor);
-    const rows = await this.deps.store.listVotes(id, { limit: page.limit + 1, ...(after ? { after } : {}) });
+    const rows = await this.deps.store.votes.list(id, { limit: page.limit + 1, ...(after ? { after } : {}) });
     const items = rows.slice(0, page.limit);
     const last = items[items.length - 1];
     return {
@@ -170,7 +170,7 @@ export class Board {
 
   /** Live root objects of one type, newest first. */
   async list(type: RootType, filter: { topic?: string | undefined }, page: Page): Promise<PageResult<StoredObject>> {
-    const rows = await this.deps.store.listObjects({
+    const rows = await this.deps.store.objects.list({
       live: this.live(),
       types: [type],
       parentId: null,
@@ -182,15 +182,15 @@ export class Board {
   }
 
   async topTopics(limit: number): Promise<TopicCount[]> {
-    return this.deps.store.topTopics(this.live(), this.deps.limits.topicListingThreshold, limit);
+    return this.deps.store.objects.topTopics(this.live(), this.deps.limits.topicListingThreshold, limit);
   }
 
   /** Live root objects tagged `slug` with the topic's count and co-occurring topics; 404 when none is live. */
   async topic(slug: string, filter: { type?: RootType | undefined }, page: Page): Promise<TopicView> {
     const live = this.live();
-    const [count] = await this.deps.store.topicCounts(live, [slug]);
+    const [count] = await this.deps.store.objects.topicCounts(live, [slug]);
     if (!count) throw notFound(`No live objects carry the topic "${slug}".`);
-    const rows = await this.deps.store.listObjects({
+    const rows = await this.deps.store.objects.list({
       live,
       topic: slug,
       parentId: null,
@@ -198,7 +198,7 @@ export class Board {
       ...(page.cursor !== undefined ? { before: page.cursor } : {}),
       limit: page.limit + 1,
     });
-    const related = await this.deps.store.coTopics(live, slug, this.deps.limits.relatedTopicsMax);
+    const related = await this.deps.store.objects.coTopics(live, slug, this.deps.limits.relatedTopicsMax);
     return { topic: count, objects: toPage(rows, page.limit), related };
   }
 
@@ -209,7 +209,7 @@ export class Board {
   async vote(id: string, kind: VoteKind, body: unknown, actor: Actor): Promise<{ object: StoredObject; changed: boolean }> {
     const input = parseOrThrow(VoteBody, body ?? {});
     const live = this.live();
-    const target = await this.deps.store.getObject(id, live);
+    const target = await this.deps.store.objects.get(id, live);
     if (!target) throw notFound(`No object ${id}.`);
     const state = stateOf(target, live);
     if (state !== 'live' && state !== 'disputed') {
@@ -218,7 +218,7 @@ export class Board {
     if (actor.author && target.author?.id === actor.author.id) {
       throw new DomainError('forbidden', 'Authors cannot vote on their own objects.');
     }
-    const outcome = await this.deps.store.castVote(
+    const outcome = await this.deps.store.votes.cast(
       { objectId: id, voterId: actor.voterId, kind, note: input.note ?? null, evidenceUrl: input.evidence_url ?? null },
       live,
     );
@@ -241,17 +241,17 @@ export class Board {
       throw new DomainError('unauthorized', 'Only the signed author of an object can withdraw it; sign the request (HTTP Message Signatures).');
     }
     const live = this.live();
-    const target = await this.deps.store.getObject(id, live);
+    const target = await this.deps.store.objects.get(id, live);
     if (!target) throw notFound(`No object ${id}.`);
     if (target.author?.id !== actor.author.id) throw new DomainError('forbidden', 'Only the author of an object can withdraw it.');
     const state = stateOf(target, live);
     if (state !== 'live' && state !== 'disputed') throw notFound(`Object ${id} is ${state}; only live or disputed objects can be withdrawn.`);
-    return (await this.deps.store.setWithdrawn(id, live))!;
+    return (await this.deps.store.objects.setWithdrawn(id, live))!;
   }
 
   /** Moderation: hide shows `hidden` over any state; unhide returns the object to the state it would have. */
   async setHidden(id: string, hidden: boolean): Promise<StoredObject> {
-    const o = await this.deps.store.setHidden(id, hidden, this.live());
+    const o = await this.deps.store.objects.setHidden(id, hidden, this.live());
     if (!o) throw notFound(`No object ${id}.`);
     return o;
   }
@@ -259,7 +259,7 @@ export class Board {
   async #repliesOf(object: StoredObject, page: Page): Promise<PageResult<StoredObject>> {
     const state = stateOf(object, this.live());
     if (state === 'hidden' || state === 'withdrawn') return NO_PAGE;
-    const rows = await this.deps.store.listObjects({
+    const rows = await this.deps.store.objects.list({
       live: this.live(),
       parentId: object.id,
       ...(page.cursor !== undefined ? { before: page.cursor } : {}),
@@ -295,7 +295,7 @@ export class Board {
     live: LiveCriteria,
   ): Promise<Published> {
     const author = actor.author;
-    const { object, created } = await this.deps.store.insertObject(
+    const { object, created } = await this.deps.store.objects.insert(
       {
         id: this.deps.ids.next(),
         type: o.type,

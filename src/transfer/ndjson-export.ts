@@ -21,7 +21,7 @@ export async function exportNdjson(
   let count = 0;
   for (;;) {
     const live = { now: o.clock.now(), disputeMinContradictions: o.limits.disputeMinContradictions };
-    const page = await store.scanObjects(after, PAGE, live);
+    const page = await store.objects.scan(after, PAGE, live);
     if (page.length === 0) break;
     const ctx = { baseUrl: o.baseUrl, live, expiringFraction: o.limits.expiringFraction };
     const chunk = page.map((obj) => JSON.stringify(presentObject(obj, ctx, { unblanked: true }))).join('\n') + '\n';

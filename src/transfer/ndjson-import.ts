@@ -12,7 +12,8 @@ import type { BoardLimits } from '../domain/limits.js';
 import type { RootType } from '../domain/model.js';
 import { derivedFields } from '../domain/derived.js';
 import { ulidAt } from '../domain/ulid.js';
-import type { BulkObject, Store } from '../ports/store.js';
+import type { BulkObject } from '../ports/object-store.js';
+import type { Store } from '../ports/store.js';
 import { httpUrl, text, ulid } from '../schemas/fields.js';
 import { toFieldIssues } from '../schemas/parse.js';
 import { SPEC_LIMITS } from '../domain/limits.js';
@@ -86,7 +87,7 @@ export interface ImportOptions {
 
 /** Imports every line of `input` in one transaction; returns the number of objects imported. */
 export async function importNdjson(store: Store, input: Readable, o: ImportOptions): Promise<number> {
-  return store.bulkImport(async (insert) => {
+  return store.objects.bulkImport(async (insert) => {
     const lines = createInterface({ input, crlfDelay: Infinity });
     let lineNo = 0;
     let imported = 0;

@@ -168,12 +168,12 @@ describe('embedding worker', () => {
       await publish(b, '/findings', { content: 'abc', topics: ['x'] });
       server.script = ['fail-500'];
       expect(await b.worker!.runOnce()).toBe(1);
-      expect(await b.services.store.embedQueueSize()).toBe(1);
+      expect(await b.services.store.embeddings.size()).toBe(1);
       // Not due again until its backoff has passed.
       expect(await b.worker!.runOnce()).toBe(0);
       b.clock.advance(2000);
       expect(await b.worker!.runOnce()).toBe(1);
-      expect(await b.services.store.embedQueueSize()).toBe(0);
+      expect(await b.services.store.embeddings.size()).toBe(0);
     } finally {
       await b.dispose();
     }
@@ -195,7 +195,7 @@ describe('embedding worker', () => {
       expect(warned).toMatchObject({ provider: 'openai', from: `${server.url}/v1/embeddings`, err: 'embeddings API answered 500' });
       expect(warned.remedy).toContain('EMBEDDINGS_URL');
       // Several failed attempts push the job's next try minutes away.
-      for (let i = 0; i < 8; i++) await down.services.store.failEmbedJobs([o.id], 'down', down.clock.now() + 10 * 60_000);
+      for (let i = 0; i < 8; i++) await down.services.store.embeddings.fail([o.id], 'down', down.clock.now() + 10 * 60_000);
       expect(await worker.runOnce()).toBe(0);
       await down.close();
       // The restart finds the model up: the job is due at once, not when its backoff ends.
@@ -205,7 +205,7 @@ describe('embedding worker', () => {
         await up.startBackground();
         await up.worker!.stop();
         expect(await up.worker!.drain()).toBe(1);
-        expect(await up.services.store.embedQueueSize()).toBe(0);
+        expect(await up.services.store.embeddings.size()).toBe(0);
       } finally {
         await up.dispose();
       }
@@ -251,7 +251,7 @@ describe('embedding worker', () => {
       await remote.worker!.stop();
       await remote.worker!.drain();
       expect(server.calls.flatMap((c) => c.input).some((t) => t.includes('connection pool is exhausted'))).toBe(true);
-      expect(await remote.services.store.embedQueueSize()).toBe(0);
+      expect(await remote.services.store.embeddings.size()).toBe(0);
       expect(ids(await remote.json('GET', '/search?q=database%20connection&mode=semantic'))).toEqual([o.id]);
     } finally {
       await remote.dispose();

@@ -51,11 +51,11 @@ it('sqlite: a write blocked by another process past busy_timeout is unavailable,
   await holder.migrate();
   const live = { now: Date.now(), disputeMinContradictions: 2 };
   let release!: () => void;
-  const held = holder.bulkImport(() => new Promise<void>((resolve) => (release = resolve)));
-  await expect(waiter.insertObject(newRow('01J0000000000000000000000C', live.now), live)).rejects.toMatchObject({ code: 'unavailable' });
+  const held = holder.objects.bulkImport(() => new Promise<void>((resolve) => (release = resolve)));
+  await expect(waiter.objects.insert(newRow('01J0000000000000000000000C', live.now), live)).rejects.toMatchObject({ code: 'unavailable' });
   release();
   await held;
-  expect((await waiter.insertObject(newRow('01J0000000000000000000000D', live.now), live)).created).toBe(true);
+  expect((await waiter.objects.insert(newRow('01J0000000000000000000000D', live.now), live)).created).toBe(true);
   await holder.close();
   await waiter.close();
   rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,8 @@ import type { ObjectType } from '../../src/domain/model.js';
 import type { LiveCriteria } from '../../src/domain/model.js';
 import { ManualClock } from '../../src/clock.js';
 import { UlidGenerator } from '../../src/domain/ulid.js';
-import type { NewObject, Store } from '../../src/ports/store.js';
+import type { NewObject } from '../../src/ports/object-store.js';
+import type { Store } from '../../src/ports/store.js';
 import type { ProbeOutcome, RegistryEntry } from '../../src/domain/registry.js';
 
 export interface StoreContractOptions {
@@ -45,7 +46,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         ...patch,
       };
     };
-    const insert = async (patch: Partial<NewObject> = {}) => (await store.insertObject(obj(patch), live())).object;
+    const insert = async (patch: Partial<NewObject> = {}) => (await store.objects.insert(obj(patch), live())).object;
 
     beforeEach(async () => {
       clock = new ManualClock(T0);
@@ -70,9 +71,9 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         author: { id: 'kid1', trustLevel: 'signed', domain: null },
         injectionSuspected: true,
       });
-      const { object, created } = await store.insertObject(o, live());
+      const { object, created } = await store.objects.insert(o, live());
       expect(created).toBe(true);
-      const got = await store.getObject(o.id, live());
+      const got = await store.objects.get(o.id, live());
       expect(got).toEqual(object);
       expect(got).toMatchObject({
         id: o.id,
@@ -93,7 +94,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         withdrawn: false,
         injectionSuspected: true,
       });
-      expect(await store.getObject('01ZZZZZZZZZZZZZZZZZZZZZZZZ', live())).toBeNull();
+      expect(await store.objects.get('01ZZZZZZZZZZZZZZZZZZZZZZZZ', live())).toBeNull();
     });
 
     it('keeps imported counts', async () => {
@@ -104,47 +105,47 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
     describe('dedupe', () => {
       it('returns the live object with the same key instead of inserting', async () => {
         const first = await insert({ dedupeKey: 'same' });
-        const again = await store.insertObject(obj({ dedupeKey: 'same' }), live());
+        const again = await store.objects.insert(obj({ dedupeKey: 'same' }), live());
         expect(again.created).toBe(false);
         expect(again.object.id).toBe(first.id);
-        expect(await store.listObjects({ live: live(), limit: 10 })).toHaveLength(1);
+        expect(await store.objects.list({ live: live(), limit: 10 })).toHaveLength(1);
       });
       it('inserts anew once the earlier one is no longer live', async () => {
         const first = await insert({ dedupeKey: 'same', expiresAt: T0 + 1000 });
         clock.advance(2000);
-        const again = await store.insertObject(obj({ dedupeKey: 'same' }), live());
+        const again = await store.objects.insert(obj({ dedupeKey: 'same' }), live());
         expect(again.created).toBe(true);
         expect(again.object.id).not.toBe(first.id);
       });
       it('holds under concurrency: 8 racing identical inserts create one object', async () => {
-        const results = await Promise.all(Array.from({ length: 8 }, () => store.insertObject(obj({ dedupeKey: 'race' }), live())));
+        const results = await Promise.all(Array.from({ length: 8 }, () => store.objects.insert(obj({ dedupeKey: 'race' }), live())));
         expect(results.filter((r) => r.created)).toHaveLength(1);
         expect(new Set(results.map((r) => r.object.id)).size).toBe(1);
       });
     });
 
-    describe('listObjects', () => {
+    describe('objects.list', () => {
       it('lists newest first and pages strictly below the cursor', async () => {
         const made = [];
         for (let i = 0; i < 5; i++) made.push(await insert());
-        const all = await store.listObjects({ live: live(), limit: 10 });
+        const all = await store.objects.list({ live: live(), limit: 10 });
         expect(all.map((o) => o.id)).toEqual(made.map((o) => o.id).reverse());
-        const after = await store.listObjects({ live: live(), before: made[3]!.id, limit: 10 });
+        const after = await store.objects.list({ live: live(), before: made[3]!.id, limit: 10 });
         expect(after.map((o) => o.id)).toEqual([made[2]!.id, made[1]!.id, made[0]!.id]);
-        expect(await store.listObjects({ live: live(), limit: 2 })).toHaveLength(2);
+        expect(await store.objects.list({ live: live(), limit: 2 })).toHaveLength(2);
       });
 
       it('returns live objects only', async () => {
         const keep = await insert();
         await insert({ expiresAt: T0 + 1 });
         const hidden = await insert();
-        await store.setHidden(hidden.id, true, live());
+        await store.objects.setHidden(hidden.id, true, live());
         const withdrawn = await insert();
-        await store.setWithdrawn(withdrawn.id, live());
+        await store.objects.setWithdrawn(withdrawn.id, live());
         const disputed = await insert({ contradictionCount: 2 });
         const tie = await insert({ contradictionCount: 2, verificationCount: 2 });
         clock.advance(10);
-        const got = (await store.listObjects({ live: live(), limit: 10 })).map((o) => o.id);
+        const got = (await store.objects.list({ live: live(), limit: 10 })).map((o) => o.id);
         expect(got).toEqual([tie.id, keep.id]);
         expect(got).not.toContain(disputed.id);
       });
@@ -153,7 +154,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         const root = await insert({ topics: ['alpha', 'beta'] });
         const req = await insert({ type: 'request', topics: ['beta'] });
         const reply = await insert({ type: 'response', parentId: root.id, topics: ['beta'] });
-        const ids = async (q: object) => (await store.listObjects({ live: live(), limit: 10, ...q })).map((o) => o.id);
+        const ids = async (q: object) => (await store.objects.list({ live: live(), limit: 10, ...q })).map((o) => o.id);
         expect(await ids({ types: ['request'] })).toEqual([req.id]);
         expect(await ids({ types: ['finding', 'request'] satisfies ObjectType[] })).toEqual([req.id, root.id]);
         expect(await ids({ parentId: null })).toEqual([req.id, root.id]);
@@ -168,10 +169,10 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         await insert({ type: 'response', parentId: root.id });
         await insert({ type: 'response', parentId: root.id, expiresAt: T0 + 5 });
         const hidden = await insert({ type: 'response', parentId: root.id });
-        await store.setHidden(hidden.id, true, live());
+        await store.objects.setHidden(hidden.id, true, live());
         clock.advance(10);
-        expect((await store.getObject(root.id, live()))!.replyCount).toBe(1);
-        expect((await store.listObjects({ live: live(), parentId: null, limit: 5 }))[0]!.replyCount).toBe(1);
+        expect((await store.objects.get(root.id, live()))!.replyCount).toBe(1);
+        expect((await store.objects.list({ live: live(), parentId: null, limit: 5 }))[0]!.replyCount).toBe(1);
       });
     });
 
@@ -179,7 +180,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       it('counts one vote per voter, ignores repeats and moves a changed vote', async () => {
         const o = await insert();
         const v = (voterId: string, kind: 'verify' | 'contradict') =>
-          store.castVote({ objectId: o.id, voterId, kind, note: null, evidenceUrl: null }, live());
+          store.votes.cast({ objectId: o.id, voterId, kind, note: null, evidenceUrl: null }, live());
         const a = await v('a', 'verify');
         expect(a).toMatchObject({ changed: true, object: { verificationCount: 1, contradictionCount: 0, lastVerifiedAt: T0 } });
         clock.advance(1000);
@@ -192,16 +193,16 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         expect(back).toMatchObject({ changed: true, object: { verificationCount: 2, contradictionCount: 0, lastVerifiedAt: T0 + 1000 } });
       });
       it('answers null for an unknown object', async () => {
-        expect(await store.castVote({ objectId: '01ZZZZZZZZZZZZZZZZZZZZZZZZ', voterId: 'a', kind: 'verify', note: null, evidenceUrl: null }, live())).toBeNull();
+        expect(await store.votes.cast({ objectId: '01ZZZZZZZZZZZZZZZZZZZZZZZZ', voterId: 'a', kind: 'verify', note: null, evidenceUrl: null }, live())).toBeNull();
       });
     });
 
     it('hides, unhides and withdraws', async () => {
       const o = await insert();
-      expect((await store.setHidden(o.id, true, live()))!.hidden).toBe(true);
-      expect((await store.setHidden(o.id, false, live()))!.hidden).toBe(false);
-      expect((await store.setWithdrawn(o.id, live()))!.withdrawn).toBe(true);
-      expect(await store.setHidden('01ZZZZZZZZZZZZZZZZZZZZZZZZ', true, live())).toBeNull();
+      expect((await store.objects.setHidden(o.id, true, live()))!.hidden).toBe(true);
+      expect((await store.objects.setHidden(o.id, false, live()))!.hidden).toBe(false);
+      expect((await store.objects.setWithdrawn(o.id, live()))!.withdrawn).toBe(true);
+      expect(await store.objects.setHidden('01ZZZZZZZZZZZZZZZZZZZZZZZZ', true, live())).toBeNull();
     });
 
     describe('topics', () => {
@@ -213,71 +214,71 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         clock.advance(10);
       });
       it('lists topics with at least the threshold of live objects, count desc then slug', async () => {
-        expect(await store.topTopics(live(), 5, 50)).toEqual([
+        expect(await store.objects.topTopics(live(), 5, 50)).toEqual([
           { slug: 'busy', count: 7 },
           { slug: 'shared', count: 6 },
           { slug: 'also-busy', count: 5 },
         ]);
-        expect(await store.topTopics(live(), 5, 1)).toEqual([{ slug: 'busy', count: 7 }]);
+        expect(await store.objects.topTopics(live(), 5, 1)).toEqual([{ slug: 'busy', count: 7 }]);
       });
       it('counts follow votes, hiding, unhiding and withdrawal', async () => {
-        const count = async () => (await store.topicCounts(live(), ['tracked']))[0]?.count ?? 0;
+        const count = async () => (await store.objects.topicCounts(live(), ['tracked']))[0]?.count ?? 0;
         const a = await insert({ topics: ['tracked'] });
         const b = await insert({ topics: ['tracked'] });
         expect(await count()).toBe(2);
         const vote = (voterId: string, kind: 'verify' | 'contradict') =>
-          store.castVote({ objectId: a.id, voterId, kind, note: null, evidenceUrl: null }, live());
+          store.votes.cast({ objectId: a.id, voterId, kind, note: null, evidenceUrl: null }, live());
         await vote('v1', 'contradict');
         await vote('v2', 'contradict');
         expect(await count()).toBe(1);
         await vote('v3', 'verify');
         await vote('v4', 'verify');
         expect(await count()).toBe(2);
-        await store.setHidden(b.id, true, live());
+        await store.objects.setHidden(b.id, true, live());
         expect(await count()).toBe(1);
-        await store.setHidden(b.id, false, live());
+        await store.objects.setHidden(b.id, false, live());
         expect(await count()).toBe(2);
-        await store.setWithdrawn(b.id, live());
+        await store.objects.setWithdrawn(b.id, live());
         expect(await count()).toBe(1);
-        expect((await store.topTopics(live(), 1, 100)).find((t) => t.slug === 'tracked')).toEqual({ slug: 'tracked', count: 1 });
+        expect((await store.objects.topTopics(live(), 1, 100)).find((t) => t.slug === 'tracked')).toEqual({ slug: 'tracked', count: 1 });
       });
       it('counts given slugs and finds co-occurring and similar topics', async () => {
-        expect(await store.topicCounts(live(), ['rare', 'quiet', 'busy'])).toEqual([
+        expect(await store.objects.topicCounts(live(), ['rare', 'quiet', 'busy'])).toEqual([
           { slug: 'busy', count: 7 },
           { slug: 'rare', count: 1 },
         ]);
-        expect(await store.coTopics(live(), 'busy', 10)).toEqual([
+        expect(await store.objects.coTopics(live(), 'busy', 10)).toEqual([
           { slug: 'shared', count: 6 },
           { slug: 'rare', count: 1 },
         ]);
-        expect(await store.topicsLike(live(), ['bus', 'x'], 10)).toEqual([
+        expect(await store.objects.topicsLike(live(), ['bus', 'x'], 10)).toEqual([
           { slug: 'busy', count: 7 },
           { slug: 'also-busy', count: 5 },
         ]);
       });
     });
 
-    describe('searchLexical', () => {
+    describe('search.lexical', () => {
       it('finds live objects by terms, title weighing over content, with filters', async () => {
         const inContent = await insert({ title: 'Unrelated', content: 'the pool is exhausted under load' });
         const inTitle = await insert({ title: 'Pool exhausted', content: 'nothing else here', topics: ['pg'] });
         await insert({ title: 'Pool exhausted too', content: 'but expired', expiresAt: T0 + 1 });
         const req = await insert({ type: 'request', title: 'Why is the pool exhausted?', content: 'asking', topics: ['pg'] });
         clock.advance(10);
-        const q = (extra: object = {}) => store.searchLexical({ live: live(), terms: ['pool', 'exhausted'], limit: 10, ...extra });
+        const q = (extra: object = {}) => store.search.lexical({ live: live(), terms: ['pool', 'exhausted'], limit: 10, ...extra });
         const hits = await q();
         expect(hits.map((h) => h.object.id)).toHaveLength(3);
         const rel = (id: string) => hits.find((h) => h.object.id === id)!.relevance;
         expect(rel(inTitle.id)).toBeGreaterThan(rel(inContent.id));
         expect((await q({ types: ['request'] })).map((h) => h.object.id)).toEqual([req.id]);
         expect((await q({ topics: ['pg'], types: ['finding'] })).map((h) => h.object.id)).toEqual([inTitle.id]);
-        expect(await store.searchLexical({ live: live(), terms: [], limit: 10 })).toEqual([]);
+        expect(await store.search.lexical({ live: live(), terms: [], limit: 10 })).toEqual([]);
       });
       it('reports which candidates hold every term and which hold the phrase', async () => {
         const phrase = await insert({ title: 'x', content: 'the pool exhausted again' });
         const both = await insert({ title: 'x', content: 'exhausted: the pool' });
         const one = await insert({ title: 'x', content: 'a pool party' });
-        const hits = await store.searchLexical({ live: live(), terms: ['pool', 'exhausted'], limit: 10 });
+        const hits = await store.search.lexical({ live: live(), terms: ['pool', 'exhausted'], limit: 10 });
         const flags = (id: string) => {
           const h = hits.find((x) => x.object.id === id)!;
           return [h.allTerms, h.phrase];
@@ -288,12 +289,12 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       });
       it('treats query syntax characters as plain text', async () => {
         await insert({ content: 'error "quoted" AND OR NOT near' });
-        const hits = await store.searchLexical({ live: live(), terms: ['"quoted"', 'and', 'or', 'not', 'near*', '('], limit: 10 });
+        const hits = await store.search.lexical({ live: live(), terms: ['"quoted"', 'and', 'or', 'not', 'near*', '('], limit: 10 });
         expect(hits).toHaveLength(1);
       });
       it('matches accented text without accents', async () => {
         await insert({ content: 'Le café est fermé' });
-        expect(await store.searchLexical({ live: live(), terms: ['cafe', 'ferme'], limit: 10 })).toHaveLength(1);
+        expect(await store.search.lexical({ live: live(), terms: ['cafe', 'ferme'], limit: 10 })).toHaveLength(1);
       });
     });
 
@@ -309,43 +310,43 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         const b = await insert({ title: 'B', content: 'beta' });
         await insert({ content: 'gone', expiresAt: T0 + 1 });
         clock.advance(10);
-        expect(await store.embedQueueSize()).toBe(3);
-        const jobs = await store.claimEmbedJobs(live(), 10);
+        expect(await store.embeddings.size()).toBe(3);
+        const jobs = await store.embeddings.claim(live(), 10);
         // The expired one leaves the queue instead of being embedded.
         expect(jobs.map((j) => j.id)).toEqual([a.id, b.id]);
         expect(jobs[0]).toMatchObject({ title: 'A', content: 'alpha', topics: ['t-one'], attempts: 0 });
-        await store.saveVectors('m1', [
+        await store.embeddings.save('m1', [
           { id: a.id, vector: unit(1, 0, 0) },
           { id: b.id, vector: null },
         ]);
-        expect(await store.embedQueueSize()).toBe(0);
+        expect(await store.embeddings.size()).toBe(0);
       });
 
       it('reads past whole batches of dead jobs to the live ones behind them', async () => {
         for (let i = 0; i < 3; i++) await insert({ expiresAt: T0 + 1 });
         const alive = await insert();
         clock.advance(10);
-        expect((await store.claimEmbedJobs(live(), 2)).map((j) => j.id)).toEqual([alive.id]);
-        expect(await store.embedQueueSize()).toBe(1);
+        expect((await store.embeddings.claim(live(), 2)).map((j) => j.id)).toEqual([alive.id]);
+        expect(await store.embeddings.size()).toBe(1);
       });
 
       it('puts failed jobs back for later, counting attempts', async () => {
         const a = await insert();
-        await store.failEmbedJobs([a.id], 'model down', T0 + 60_000);
-        expect(await store.claimEmbedJobs(live(), 10)).toEqual([]);
+        await store.embeddings.fail([a.id], 'model down', T0 + 60_000);
+        expect(await store.embeddings.claim(live(), 10)).toEqual([]);
         clock.advance(60_000);
-        expect((await store.claimEmbedJobs(live(), 10)).map((j) => [j.id, j.attempts])).toEqual([[a.id, 1]]);
+        expect((await store.embeddings.claim(live(), 10)).map((j) => [j.id, j.attempts])).toEqual([[a.id, 1]]);
       });
 
       it('backfills objects lacking a vector of the current model', async () => {
         const a = await insert();
         const b = await insert();
-        await store.saveVectors('m1', [
+        await store.embeddings.save('m1', [
           { id: a.id, vector: unit(1, 0) },
           { id: b.id, vector: unit(0, 1) },
         ]);
-        expect(await store.enqueueMissingVectors('m1', live())).toBe(0);
-        expect(await store.enqueueMissingVectors('m2', live())).toBe(2);
+        expect(await store.embeddings.enqueueMissing('m1', live())).toBe(0);
+        expect(await store.embeddings.enqueueMissing('m2', live())).toBe(2);
       });
 
       it('finds the nearest live objects of the model, exactly, under selective filters', async (ctx) => {
@@ -362,15 +363,15 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         const req = await insert({ type: 'request', topics: ['rare'] });
         const dead = await insert({ expiresAt: T0 + 1 });
         const other = await insert();
-        await store.saveVectors('m1', [
+        await store.embeddings.save('m1', [
           { id: near.id, vector: unit(1, 0.1, 0) },
           { id: far.id, vector: unit(0, 1, 0) },
           { id: req.id, vector: unit(-1, 0, 0) },
           { id: dead.id, vector: unit(1, 0, 0) },
         ]);
-        await store.saveVectors('m2', [{ id: other.id, vector: unit(1, 0, 0) }]);
+        await store.embeddings.save('m2', [{ id: other.id, vector: unit(1, 0, 0) }]);
         clock.advance(10);
-        const q = (extra: object = {}) => store.searchSemantic({ live: live(), vector: unit(1, 0, 0), model: 'm1', limit: 10, ...extra });
+        const q = (extra: object = {}) => store.search.semantic({ live: live(), vector: unit(1, 0, 0), model: 'm1', limit: 10, ...extra });
         const all = await q();
         expect(all.map((h) => h.object.id)).toEqual([near.id, far.id, req.id]);
         expect(all[0]!.similarity).toBeCloseTo(0.995, 2);
@@ -389,32 +390,32 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         const root = row({ verificationCount: 4, contradictionCount: 1 });
         const reply = row({ type: 'response', parentId: root.id });
         const hidden = { ...row(), hidden: true };
-        const n = await store.bulkImport(async (put) => {
+        const n = await store.objects.bulkImport(async (put) => {
           put([root, reply]);
           put([hidden]);
           return 3;
         });
         expect(n).toBe(3);
-        const scanned = await store.scanObjects(null, 10, live());
+        const scanned = await store.objects.scan(null, 10, live());
         expect(scanned.map((o) => o.id)).toEqual([root.id, reply.id, hidden.id]);
         expect(scanned[0]).toMatchObject({ verificationCount: 4, contradictionCount: 1, replyCount: 1 });
         expect(scanned[2]).toMatchObject({ hidden: true, content: hidden.content });
-        expect((await store.scanObjects(reply.id, 10, live())).map((o) => o.id)).toEqual([hidden.id]);
+        expect((await store.objects.scan(reply.id, 10, live())).map((o) => o.id)).toEqual([hidden.id]);
       });
 
       it('keeps nothing when the import fails part way', async () => {
         const ok = row();
         await expect(
-          store.bulkImport(async (put) => {
+          store.objects.bulkImport(async (put) => {
             put([ok]);
             put([row({ type: 'response', parentId: '01ZZZZZZZZZZZZZZZZZZZZZZZZ' })]);
           }),
         ).rejects.toThrow(/parent/);
-        expect(await store.getObject(ok.id, live())).toBeNull();
-        await expect(store.bulkImport(async (put) => put([ok, { ...ok }]))).rejects.toThrow(/already exists/);
-        expect(await store.scanObjects(null, 10, live())).toEqual([]);
+        expect(await store.objects.get(ok.id, live())).toBeNull();
+        await expect(store.objects.bulkImport(async (put) => put([ok, { ...ok }]))).rejects.toThrow(/already exists/);
+        expect(await store.objects.scan(null, 10, live())).toEqual([]);
         // The store still takes writes afterwards.
-        expect((await store.insertObject(obj(), live())).created).toBe(true);
+        expect((await store.objects.insert(obj(), live())).created).toBe(true);
       });
     });
 
@@ -537,7 +538,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         const a2 = await insert({ author });
         const other = await insert();
         const vote = (objectId: string, voterId: string, kind: 'verify' | 'contradict') =>
-          store.castVote({ objectId, voterId, kind, note: null, evidenceUrl: null }, live());
+          store.votes.cast({ objectId, voterId, kind, note: null, evidenceUrl: null }, live());
         await vote(a1.id, 'v1', 'verify');
         await vote(a2.id, 'v1', 'verify');
         await vote(a1.id, 'v2', 'verify');
@@ -555,11 +556,11 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         expect(await store.identity.setReputable('author-r', true, clock.now())).toBe(true);
         expect(await store.identity.setReputable('author-r', true, clock.now())).toBe(false);
         expect(await store.identity.isReputable('author-r')).toBe(true);
-        expect((await store.getObject(before.id, live()))!.author).toEqual({ id: 'author-r', trustLevel: 'reputable', domain: 'agent.example' });
+        expect((await store.objects.get(before.id, live()))!.author).toEqual({ id: 'author-r', trustLevel: 'reputable', domain: 'agent.example' });
         const after = await insert({ author });
         expect(after.author?.trustLevel).toBe('reputable');
         expect(await store.identity.setReputable('author-r', false, clock.now())).toBe(true);
-        expect((await store.getObject(after.id, live()))!.author?.trustLevel).toBe('domain-verified');
+        expect((await store.objects.get(after.id, live()))!.author?.trustLevel).toBe('domain-verified');
         expect(await store.identity.isReputable('author-r')).toBe(false);
       });
     });

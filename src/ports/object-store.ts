@@ -1,0 +1,81 @@
+/**
+ * The objects half of the Store port: writing, reading and listing objects, topic counts, and
+ * bulk import and export. "Live" always means: not hidden, not withdrawn, `expires_at > now`,
+ * and not disputed (`contradictions >= min && contradictions > verifications`), the rule of
+ * domain/state.ts. Pinned by the contract suite in test/store/store.case.ts.
+ */
+import type { AuthorRef, LiveCriteria, ObjectType, StoredObject } from '../domain/model.js';
+
+export interface NewObject {
+  id: string;
+  type: ObjectType;
+  title: string;
+  content: string;
+  topics: string[];
+  sourceUrl: string | null;
+  parentId: string | null;
+  author: AuthorRef | null;
+  createdAt: number;
+  expiresAt: number;
+  injectionSuspected: boolean;
+  dedupeKey: string;
+  /** Imports may carry counts; publishing starts at zero. */
+  verificationCount?: number;
+  contradictionCount?: number;
+  lastVerifiedAt?: number | null;
+}
+
+export interface ListQuery {
+  live: LiveCriteria;
+  /** One type, or several. */
+  types?: readonly ObjectType[];
+  /** `null`: root objects only; a string: the replies of that object; omitted: any. */
+  parentId?: string | null;
+  topic?: string;
+  /** Only ids strictly below this one (newest first paging). */
+  before?: string;
+  limit: number;
+}
+
+export interface TopicCount {
+  slug: string;
+  count: number;
+}
+
+/** An object as exported and imported: every stored field, hidden and withdrawn included. */
+export interface BulkObject extends NewObject {
+  hidden: boolean;
+  withdrawn: boolean;
+}
+
+export interface ObjectStore {
+  /**
+   * Inserts the object unless a live object with the same dedupe key exists, atomically:
+   * racing identical inserts create exactly one row.
+   */
+  insert(o: NewObject, live: LiveCriteria): Promise<{ object: StoredObject; created: boolean }>;
+  /** The object in any state; `live` decides which replies its reply_count counts. */
+  get(id: string, live: LiveCriteria): Promise<StoredObject | null>;
+  /** Newest first (id descending). */
+  list(q: ListQuery): Promise<StoredObject[]>;
+  setHidden(id: string, hidden: boolean, live: LiveCriteria): Promise<StoredObject | null>;
+  /** Marks the object withdrawn (final). */
+  setWithdrawn(id: string, live: LiveCriteria): Promise<StoredObject | null>;
+
+  /** Live-object counts of topics with at least `minCount`, count desc then slug asc. */
+  topTopics(live: LiveCriteria, minCount: number, limit: number): Promise<TopicCount[]>;
+  /** Live-object counts of the given slugs (slugs with no live object are left out). */
+  topicCounts(live: LiveCriteria, slugs: readonly string[]): Promise<TopicCount[]>;
+  /** Topics carried by live objects that also carry `slug`, with their own live counts, highest first. */
+  coTopics(live: LiveCriteria, slug: string, limit: number): Promise<TopicCount[]>;
+  /** Topics whose slug contains one of the terms, with live counts, highest first. */
+  topicsLike(live: LiveCriteria, terms: readonly string[], limit: number): Promise<TopicCount[]>;
+
+  /**
+   * Runs `fn` with an insert function inside one write transaction: all rows land, or none
+   * (fn throwing rolls back). Ids must be new; parents must exist or come earlier.
+   */
+  bulkImport<T>(fn: (insert: (rows: readonly BulkObject[]) => void) => Promise<T>): Promise<T>;
+  /** Every object in any state, in id order after `after` (exports). */
+  scan(after: string | null, limit: number, live: LiveCriteria): Promise<StoredObject[]>;
+}

@@ -1,0 +1,47 @@
+/** The search half of the Store port: the candidates of the two legs, over live objects only. */
+import type { LiveCriteria, ObjectType, StoredObject } from '../domain/model.js';
+
+export interface LexicalQuery {
+  live: LiveCriteria;
+  /** Lowercased word tokens of the query, in order. */
+  terms: string[];
+  types?: readonly ObjectType[];
+  topics?: readonly string[];
+  limit: number;
+  /** Match word stems (connect ~ connections) instead of words as given. */
+  stemmed?: boolean;
+  /** Only objects holding every term (an AND query, far cheaper than OR on common words). */
+  allTerms?: boolean;
+}
+
+export interface LexicalHit {
+  object: StoredObject;
+  /** Relevance from the full-text index; higher is better, only comparable within one answer. */
+  relevance: number;
+  /** The object holds every query term (as the full-text tokenizer sees words). */
+  allTerms: boolean;
+  /** The object holds the query terms as one phrase, adjacent and in order. */
+  phrase: boolean;
+}
+
+export interface SemanticQuery {
+  live: LiveCriteria;
+  vector: Float32Array;
+  model: string;
+  types?: readonly ObjectType[];
+  topics?: readonly string[];
+  limit: number;
+}
+
+export interface SemanticHit {
+  object: StoredObject;
+  /** Cosine similarity to the query, in [-1, 1]. */
+  similarity: number;
+}
+
+export interface SearchIndex {
+  /** Full-text candidates over live objects (title > topics > content), best first. */
+  lexical(q: LexicalQuery): Promise<LexicalHit[]>;
+  /** Exact nearest live objects by cosine similarity under the filters, best first; none without vectors. */
+  semantic(q: SemanticQuery): Promise<SemanticHit[]>;
+}

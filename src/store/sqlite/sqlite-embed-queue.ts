@@ -1,0 +1,78 @@
+/** The embeddings half of the SQLite store: the durable queue (filled by a trigger on insert) and the vectors. */
+import type Database from 'better-sqlite3';
+import type { LiveCriteria } from '../../domain/model.js';
+import type { EmbedJob, EmbedQueue } from '../../ports/embed-queue.js';
+import { inList, limitSql, type Sql } from './sqlite-rows.js';
+
+export class SqliteEmbedQueue implements EmbedQueue {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly sql: Sql,
+  ) {}
+
+  async enqueueMissing(model: string, live: LiveCriteria): Promise<number> {
+    this.sql('UPDATE embed_queue SET next_at = 0, attempts = 0 WHERE next_at > 0 OR attempts > 0').run();
+    return this.sql(
+      `INSERT OR IGNORE INTO embed_queue (seq, enqueued_at)
+       SELECT o.seq, CAST(unixepoch('subsec') * 1000 AS INTEGER) FROM objects o
+       WHERE o.withdrawn = 0 AND o.expires_at > @now
+         AND NOT EXISTS (SELECT 1 FROM object_vectors v WHERE v.seq = o.seq AND v.model = @model)`,
+    ).run({ now: live.now, model }).changes;
+  }
+
+  async claim(live: LiveCriteria, limit: number): Promise<EmbedJob[]> {
+    // Due jobs in index order, so a poll with nothing due stops at once; work stays bounded by
+    // the batch even when the queue is large (an embedder down with a long backlog).
+    const due = this.sql(
+      `SELECT q.seq, o.id, o.title, o.content, o.topics, q.attempts, (o.withdrawn = 1 OR o.expires_at <= @now) AS dead
+       FROM embed_queue q JOIN objects o ON o.seq = q.seq
+       WHERE q.next_at <= @now ORDER BY q.next_at, q.seq ${limitSql(limit)}`,
+    );
+    const drop = this.sql('DELETE FROM embed_queue WHERE seq = ?');
+    for (;;) {
+      const rows = due.all({ now: live.now }) as { seq: number; id: string; title: string; content: string; topics: string; attempts: number; dead: number }[];
+      // Final states never need a vector; hidden and disputed objects may come back, so they keep theirs.
+      for (const r of rows) if (r.dead) drop.run(r.seq);
+      const jobs = rows.filter((r) => !r.dead);
+      // A batch of only dead jobs says nothing about what lies behind it: read on.
+      if (jobs.length > 0 || rows.length < limit) {
+        return jobs.map((r) => ({ id: r.id, title: r.title, content: r.content, topics: JSON.parse(r.topics) as string[], attempts: r.attempts }));
+      }
+    }
+  }
+
+  async save(model: string, items: { id: string; vector: Float32Array | null }[]): Promise<void> {
+    const put = this.sql(
+      `INSERT INTO object_vectors (seq, model, embedding) SELECT seq, @model, @embedding FROM objects WHERE id = @id
+       ON CONFLICT (seq) DO UPDATE SET model = excluded.model, embedding = excluded.embedding`,
+    );
+    const drop = this.sql('DELETE FROM object_vectors WHERE seq = (SELECT seq FROM objects WHERE id = ?)');
+    const done = this.sql('DELETE FROM embed_queue WHERE seq = (SELECT seq FROM objects WHERE id = ?)');
+    this.db
+      .transaction(() => {
+        for (const { id, vector } of items) {
+          if (vector) put.run({ model, id, embedding: Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength) });
+          else drop.run(id);
+          done.run(id);
+        }
+      })
+      .immediate();
+  }
+
+  async fail(ids: readonly string[], error: string, nextAt: number): Promise<void> {
+    if (ids.length === 0) return;
+    const l = inList('id', ids);
+    this.sql(
+      `UPDATE embed_queue SET attempts = attempts + 1, next_at = @nextAt, last_error = @error
+       WHERE seq IN (SELECT seq FROM objects WHERE id IN ${l.sql})`,
+    ).run({ nextAt, error: error.slice(0, 500), ...l.params });
+  }
+
+  async size(): Promise<number> {
+    return (this.sql('SELECT count(*) AS n FROM embed_queue').get() as { n: number }).n;
+  }
+
+  async oldest(): Promise<number | null> {
+    return (this.sql('SELECT min(enqueued_at) AS at FROM embed_queue').get() as { at: number | null }).at;
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The objects half of the SQLite store. Writes open with BEGIN IMMEDIATE, so the dedupe check
+ * and the insert cannot interleave with another process's writer.
+ */
+import type Database from 'better-sqlite3';
+import type { LiveCriteria, StoredObject } from '../../domain/model.js';
+import type { BulkObject, ListQuery, NewObject, ObjectStore, TopicCount } from '../../ports/object-store.js';
+import { getObjectRow, inList, insertRow, limitSql, liveParams, liveSql, SELECT_OBJECT, syncTopicRows, toObject, type ObjectRow, type Sql } from './sqlite-rows.js';
+
+export class SqliteObjects implements ObjectStore {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly sql: Sql,
+  ) {}
+
+  async insert(o: NewObject, live: LiveCriteria): Promise<{ object: StoredObject; created: boolean }> {
+    const db = this.db;
+    return db
+      .transaction(() => {
+        const existing = this.sql(`SELECT o.id FROM objects o WHERE o.dedupe_key = @key AND ${liveSql('o')} ORDER BY o.id LIMIT 1`)
+          .get({ key: o.dedupeKey, ...liveParams(live) }) as { id: string } | undefined;
+        if (existing) return { object: getObjectRow(this.sql, existing.id, live)!, created: false };
+        insertRow(this.sql, o, false, false);
+        return { object: getObjectRow(this.sql, o.id, live)!, created: true };
+      })
+      .immediate();
+  }
+
+  async get(id: string, live: LiveCriteria): Promise<StoredObject | null> {
+    return getObjectRow(this.sql, id, live);
+  }
+
+  async list(q: ListQuery): Promise<StoredObject[]> {
+    const where = [liveSql('o')];
+    const params: Record<string, unknown> = { ...liveParams(q.live) };
+    let from = 'objects o';
+    if (q.topic !== undefined) {
+      from = 'object_topics t JOIN objects o ON o.id = t.object_id';
+      where.push('t.topic = @topic');
+      params.topic = q.topic;
+    }
+    if (q.types?.length) {
+      const l = inList('type', q.types);
+      where.push(`o.type IN ${l.sql}`);
+      Object.assign(params, l.params);
+    }
+    if (q.parentId === null) where.push('o.parent_id IS NULL');
+    else if (q.parentId !== undefined) {
+      where.push('o.parent_id = @parentId');
+      params.parentId = q.parentId;
+    }
+    if (q.before !== undefined) {
+      where.push('o.id < @before');
+      params.before = q.before;
+    }
+    const rows = this.sql(`SELECT ${SELECT_OBJECT} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY o.id DESC ${limitSql(q.limit)}`)
+      .all(params) as ObjectRow[];
+    return rows.map(toObject);
+  }
+
+  async setHidden(id: string, hidden: boolean, live: LiveCriteria): Promise<StoredObject | null> {
+    const changes = this.db
+      .transaction(() => {
+        const r = this.sql('UPDATE objects SET hidden = ? WHERE id = ?').run(hidden ? 1 : 0, id);
+        syncTopicRows(this.sql, id);
+        return r.changes;
+      })
+      .immediate();
+    return changes === 0 ? null : getObjectRow(this.sql, id, live);
+  }
+
+  async setWithdrawn(id: string, live: LiveCriteria): Promise<StoredObject | null> {
+    const changes = this.db
+      .transaction(() => {
+        const r = this.sql('UPDATE objects SET withdrawn = 1 WHERE id = ?').run(id);
+        syncTopicRows(this.sql, id);
+        return r.changes;
+      })
+      .immediate();
+    return changes === 0 ? null : getObjectRow(this.sql, id, live);
+  }
+
+  async topTopics(live: LiveCriteria, minCount: number, limit: number): Promise<TopicCount[]> {
+    return this.sql(
+      `SELECT t.topic AS slug, count(*) AS count FROM object_topics t
+       WHERE ${liveSql('t')} GROUP BY t.topic HAVING count(*) >= @min ORDER BY count DESC, slug ASC ${limitSql(limit)}`,
+    ).all({ ...liveParams(live), min: minCount }) as TopicCount[];
+  }
+
+  async topicCounts(live: LiveCriteria, slugs: readonly string[]): Promise<TopicCount[]> {
+    if (slugs.length === 0) return [];
+    const l = inList('s', slugs);
+    return this.sql(
+      `SELECT t.topic AS slug, count(*) AS count FROM object_topics t
+       WHERE t.topic IN ${l.sql} AND ${liveSql('t')} GROUP BY t.topic ORDER BY count DESC, slug ASC`,
+    ).all({ ...liveParams(live), ...l.params }) as TopicCount[];
+  }
+
+  async coTopics(live: LiveCriteria, slug: string, limit: number): Promise<TopicCount[]> {
+    return this.sql(
+      `WITH co AS (
+         SELECT DISTINCT t2.topic FROM object_topics t1
+         JOIN object_topics t2 ON t2.object_id = t1.object_id AND t2.topic <> t1.topic
+         WHERE t1.topic = @slug AND ${liveSql('t1')})
+       SELECT t.topic AS slug, count(*) AS count FROM object_topics t
+       WHERE t.topic IN (SELECT topic FROM co) AND ${liveSql('t')}
+       GROUP BY t.topic ORDER BY count DESC, slug ASC ${limitSql(limit)}`,
+    ).all({ ...liveParams(live), slug }) as TopicCount[];
+  }
+
+  async topicsLike(live: LiveCriteria, terms: readonly string[], limit: number): Promise<TopicCount[]> {
+    const usable = terms.filter((t) => t.length >= 2).slice(0, 16);
+    if (usable.length === 0) return [];
+    const params: Record<string, unknown> = { ...liveParams(live) };
+    const likes = usable.map((t, i) => {
+      params[`like${i}`] = `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return `t.topic LIKE @like${i} ESCAPE '\\'`;
+    });
+    return this.sql(
+      `SELECT t.topic AS slug, count(*) AS count FROM object_topics t
+       WHERE (${likes.join(' OR ')}) AND ${liveSql('t')} GROUP BY t.topic ORDER BY count DESC, slug ASC ${limitSql(limit)}`,
+    ).all(params) as TopicCount[];
+  }
+
+  async bulkImport<T>(fn: (insert: (rows: readonly BulkObject[]) => void) => Promise<T>): Promise<T> {
+    const db = this.db;
+    const parentOf = this.sql('SELECT parent_id IS NULL AS root FROM objects WHERE id = ?');
+    const idExists = this.sql('SELECT 1 FROM objects WHERE id = ?');
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = await fn((rows) => {
+        for (const row of rows) {
+          if (idExists.get(row.id)) throw new Error(`an object with id ${row.id} already exists`);
+          if (row.parentId !== null) {
+            const parent = parentOf.get(row.parentId) as { root: number } | undefined;
+            if (!parent) throw new Error(`parent ${row.parentId} does not exist (parents must come before their replies)`);
+            if (parent.root !== 1) throw new Error(`parent ${row.parentId} is itself a reply`);
+          }
+          insertRow(this.sql, row, row.hidden, row.withdrawn);
+        }
+      });
+      db.exec('COMMIT');
+      return result;
+    } catch (err) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  async scan(after: string | null, limit: number, live: LiveCriteria): Promise<StoredObject[]> {
+    const rows = this.sql(`SELECT ${SELECT_OBJECT} FROM objects o WHERE o.id > @after ORDER BY o.id ${limitSql(limit)}`).all({
+      after: after ?? '',
+      ...liveParams(live),
+    }) as ObjectRow[];
+    return rows.map(toObject);
+  }
+}
