@@ -4,20 +4,11 @@
  * and not disputed (`contradictions >= min && contradictions > verifications`), the rule of
  * domain/state.ts. Pinned by the contract suite in test/store/store.case.ts.
  */
-import type { AuthorRef, LiveCriteria, ObjectType, StoredObject } from '../domain/model.js';
+import type { LiveCriteria, ObjectType, StoredObject } from '../domain/model.js';
 
-export interface NewObject {
-  id: string;
-  type: ObjectType;
-  title: string;
-  content: string;
-  topics: string[];
-  sourceUrl: string | null;
-  parentId: string | null;
-  author: AuthorRef | null;
-  createdAt: number;
-  expiresAt: number;
-  injectionSuspected: boolean;
+/** What a writer hands the store: the stored fields it decides, with the dedupe key. */
+export interface NewObject
+  extends Pick<StoredObject, 'id' | 'type' | 'title' | 'content' | 'topics' | 'sourceUrl' | 'parentId' | 'author' | 'createdAt' | 'expiresAt' | 'injectionSuspected'> {
   dedupeKey: string;
   /** Imports may carry counts; publishing starts at zero. */
   verificationCount?: number;
