@@ -1,6 +1,7 @@
 /** The votes half of the SQLite store: a vote and the counts it moves, in one write transaction. */
 import type Database from 'better-sqlite3';
 import type { LiveCriteria, VoteKind } from '../../domain/model.js';
+import { voteEffect } from '../../domain/votes.js';
 import type { VoteInput, VoteOutcome, VoteStore } from '../../ports/vote-store.js';
 import { getObjectRow, limitSql, syncTopicRows, type Sql } from './sqlite-rows.js';
 
@@ -17,21 +18,20 @@ export class SqliteVotes implements VoteStore {
         const exists = this.sql('SELECT 1 FROM objects WHERE id = ?').get(v.objectId);
         if (!exists) return null;
         const prior = this.sql('SELECT kind FROM votes WHERE object_id = ? AND voter_id = ?').get(v.objectId, v.voterId) as
-          | { kind: string }
+          | { kind: VoteKind }
           | undefined;
-        if (prior?.kind === v.kind) return { changed: false, object: getObjectRow(this.sql, v.objectId, live)! };
+        const effect = voteEffect(prior?.kind ?? null, v.kind);
+        if (!effect.changed) return { changed: false, object: getObjectRow(this.sql, v.objectId, live)! };
         this.sql(
           `INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at)
            VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now)
            ON CONFLICT (object_id, voter_id) DO UPDATE SET kind = excluded.kind, note = excluded.note,
              evidence_url = excluded.evidence_url, updated_at = excluded.updated_at`,
         ).run({ objectId: v.objectId, voterId: v.voterId, kind: v.kind, note: v.note, evidenceUrl: v.evidenceUrl, now: live.now });
-        const dv = (v.kind === 'verify' ? 1 : 0) - (prior?.kind === 'verify' ? 1 : 0);
-        const dc = (v.kind === 'contradict' ? 1 : 0) - (prior?.kind === 'contradict' ? 1 : 0);
         this.sql(
           `UPDATE objects SET verification_count = verification_count + @dv, contradiction_count = contradiction_count + @dc,
-             last_verified_at = CASE WHEN @verify = 1 THEN @now ELSE last_verified_at END WHERE id = @id`,
-        ).run({ dv, dc, verify: v.kind === 'verify' ? 1 : 0, now: live.now, id: v.objectId });
+             last_verified_at = CASE WHEN @verified = 1 THEN @now ELSE last_verified_at END WHERE id = @id`,
+        ).run({ dv: effect.verifications, dc: effect.contradictions, verified: effect.verified ? 1 : 0, now: live.now, id: v.objectId });
         syncTopicRows(this.sql, v.objectId);
         return { changed: true, object: getObjectRow(this.sql, v.objectId, live)! };
       })
