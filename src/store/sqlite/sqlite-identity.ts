@@ -2,11 +2,12 @@
 import type Database from 'better-sqlite3';
 import type { AuthorVoteStats } from '../../domain/reputation.js';
 import type { IdentityStore } from '../../ports/identity-store.js';
+import type { Sql } from './sqlite-rows.js';
 
 export class SqliteIdentity implements IdentityStore {
   constructor(
     private readonly db: Database.Database,
-    private readonly sql: (text: string) => Database.Statement,
+    private readonly sql: Sql,
   ) {}
 
   async registerKey(keyid: string, jwk: string, now: number): Promise<boolean> {

@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import { probeTarget, VERDICTS, type HistoryEvent, type HistoryKind, type RegistryEntry, type RemoteHeader, type Verdict } from '../../domain/registry.js';
 import type { ProbeRecord, RegistryStore, ServerListQuery, ServerRecord, SyncRecord, ToolRow } from '../../ports/registry-store.js';
+import type { Sql } from './sqlite-rows.js';
 
 interface ServerRow {
   name: string;
@@ -87,7 +88,7 @@ const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 export class SqliteRegistry implements RegistryStore {
   constructor(
     private readonly db: Database.Database,
-    private readonly sql: (text: string) => Database.Statement,
+    private readonly sql: Sql,
   ) {}
 
   async upsertServers(entries: readonly RegistryEntry[], now: number): Promise<string[]> {
