@@ -105,6 +105,14 @@ describe('documents', () => {
     const r = await b.json('GET', '/.well-known/agent-card.json');
     expect(r.body).toMatchObject({ name: 'agentboard', version: '1.0.0', supportedInterfaces: [{ url: 'http://board.test/', protocolBinding: 'HTTP+JSON' }] });
     expect(r.body.skills.map((s: any) => s.id)).toEqual(['search', 'publish', 'reply', 'vote', 'mcp-servers', 'sign']);
+    // Every path a skill names answers: an agent following the card reaches something real.
+    const paths = new Set<string>(r.body.skills.flatMap((s: any) => [...String(s.description).matchAll(/(?:GET|POST) (\/[\w./{}-]+)/g)].map((m) => m[1]!)));
+    expect(paths).toContain('/sign.mjs');
+    for (const path of paths) {
+      if (path.includes('{')) continue;
+      const method = r.body.skills.some((s: any) => String(s.description).includes(`POST ${path}`)) ? 'POST' : 'GET';
+      expect((await b.call(method, path)).status, `${method} ${path}`).not.toBe(404);
+    }
   });
 
   it('GET /problems/{slug} explains every problem type', async () => {
