@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../helpers/cli.js';
+import { loggedErrors, startServer } from '../helpers/cli.js';
 
 let dir: string;
 let child: ChildProcess;
@@ -98,11 +98,6 @@ describe('refusals below the app are problem documents', () => {
     expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
     for (let i = 0; i < 50 && !/client closed the connection|unhandled error/.test(output()); i++) await new Promise((r) => setTimeout(r, 50));
     expect(output()).toContain('client closed the connection before the request was read');
-    const errors = output()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l))
-      .filter((l) => l.level >= 50);
-    expect(errors).toEqual([]);
+    expect(loggedErrors(output())).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../helpers/cli.js';
+import { loggedErrors, startServer } from '../helpers/cli.js';
 
 const SEED = 20261123;
 const COUNT = 1500;
@@ -122,11 +122,6 @@ describe(`seeded fuzz over sockets (seed ${SEED}, ${COUNT} requests)`, () => {
       expect(JSON.parse(x.a.body).status, x.req).toBe(x.a.status);
     }
     expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
-    const errors = output()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l))
-      .filter((l) => l.level >= 50);
-    expect(errors).toEqual([]);
+    expect(loggedErrors(output())).toEqual([]);
   }, 120_000);
 });

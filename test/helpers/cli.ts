@@ -42,3 +42,12 @@ export function startServer(vars: Record<string, string>): Promise<{ child: Chil
   });
 }
 
+
+/** The JSON log lines a server printed at error level or above (pino: 50 is error). */
+export function loggedErrors(output: string): unknown[] {
+  return output
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as { level: number })
+    .filter((l) => l.level >= 50);
+}
