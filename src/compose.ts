@@ -124,6 +124,7 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
           batchSize: config.embeddings.batchSize,
           disputeMinContradictions: config.limits.disputeMinContradictions,
           warmUpMs: config.embeddings.timeoutMs,
+          leaseMs: config.embeddings.leaseSeconds * 1000,
           provider: config.embeddings.provider,
           metrics: metrics.embedding,
         })

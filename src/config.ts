@@ -45,6 +45,8 @@ const EnvSchema = z.object({
   EMBEDDINGS_BATCH: int(1, 2048).default(32),
   EMBEDDINGS_TIMEOUT_MS: int(100).default(10_000),
   EMBEDDINGS_RETRIES: int(0, 10).default(3),
+  /** How long a worker holds a claimed batch before another worker (of any instance) may take it; longer than a batch's embedding time. */
+  EMBEDDINGS_LEASE_SECONDS: int(1).default(300),
   /** How long a search waits for the query's embedding before answering lexically. */
   SEMANTIC_BUDGET_MS: int(1).default(250),
   ADMIN_TOKEN: z.string().min(1).optional(),
@@ -156,6 +158,7 @@ export interface Config {
     batchSize: number;
     timeoutMs: number;
     retries: number;
+    leaseSeconds: number;
     semanticBudgetMs: number;
   };
   adminToken: string | undefined;
@@ -242,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       batchSize: e.EMBEDDINGS_BATCH,
       timeoutMs: e.EMBEDDINGS_TIMEOUT_MS,
       retries: e.EMBEDDINGS_RETRIES,
+      leaseSeconds: e.EMBEDDINGS_LEASE_SECONDS,
       semanticBudgetMs: e.SEMANTIC_BUDGET_MS,
     },
     adminToken: e.ADMIN_TOKEN,

@@ -16,11 +16,15 @@ export interface EmbedQueue {
    * Answers how many objects were newly queued.
    */
   enqueueMissing(model: string, live: LiveCriteria): Promise<number>;
-  /** Up to `limit` due jobs of live objects; queued objects that are no longer live leave the queue. */
-  claim(live: LiveCriteria, limit: number): Promise<EmbedJob[]>;
+  /**
+   * Claims up to `limit` due jobs of live objects for `leaseMs`, atomically: no other claim, from
+   * this process or another, takes them until they are saved or failed or the lease ends (a
+   * crashed worker's jobs come back then). Queued objects that are no longer live leave the queue.
+   */
+  claim(live: LiveCriteria, limit: number, leaseMs: number): Promise<EmbedJob[]>;
   /** Stores vectors (replacing older ones) and takes their objects off the queue; null: nothing to embed. */
   save(model: string, items: { id: string; vector: Float32Array | null }[]): Promise<void>;
-  /** Puts failed jobs back for a retry at `nextAt`. */
+  /** Puts failed jobs back, their leases ended, for a retry at `nextAt`. */
   fail(ids: readonly string[], error: string, nextAt: number): Promise<void>;
   size(): Promise<number>;
   /** When the job waiting longest was queued (epoch ms, wall clock: it feeds /metrics), or null when the queue is empty. */

@@ -17,6 +17,8 @@ export interface EmbedWorkerOptions {
   disputeMinContradictions: number;
   /** Pause between polls when the queue has nothing due. */
   idleMs?: number;
+  /** How long a claimed batch is this worker's; past it, another worker may take the jobs. */
+  leaseMs?: number;
   /** How long start() waits for the model to load before serving without it. */
   warmUpMs?: number;
   /** Names the provider in the start-up log (`local`, `openai`). */
@@ -26,6 +28,7 @@ export interface EmbedWorkerOptions {
 }
 
 const MAX_BACKOFF_MS = 10 * 60_000;
+const DEFAULT_LEASE_MS = 5 * 60_000;
 
 /**
  * The text embedded for an object. The title comes twice: with a mean-pooled model a long
@@ -95,7 +98,7 @@ export class EmbedWorker {
 
   /** One batch: the jobs taken, and how many of them got a vector (none when the batch failed). */
   async #batch(): Promise<{ taken: number; embedded: number }> {
-    const jobs = await this.o.store.embeddings.claim(this.#live(), this.o.batchSize);
+    const jobs = await this.o.store.embeddings.claim(this.#live(), this.o.batchSize, this.o.leaseMs ?? DEFAULT_LEASE_MS);
     if (jobs.length === 0) return { taken: 0, embedded: 0 };
     try {
       const vectors = await this.o.embedder.embed(jobs.map(embeddingText));

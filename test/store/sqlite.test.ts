@@ -60,3 +60,20 @@ it('sqlite: a write blocked by another process past busy_timeout is unavailable,
   await waiter.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+it('sqlite: two handles on one file claim disjoint embedding jobs (leases are in the database)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
+  const path = join(dir, 'board.db');
+  const a = new SqliteStore(path);
+  const b = new SqliteStore(path);
+  await a.migrate();
+  const live = { now: Date.now(), disputeMinContradictions: 2 };
+  for (let i = 0; i < 6; i++) await a.objects.insert(newRow(`01J000000000000000000000${String(i).padStart(2, '0')}`, live.now), live);
+  const [fromA, fromB] = [await a.embeddings.claim(live, 4, 60_000), await b.embeddings.claim(live, 4, 60_000)];
+  expect(fromA).toHaveLength(4);
+  expect(fromB).toHaveLength(2);
+  expect(new Set([...fromA, ...fromB].map((j) => j.id)).size).toBe(6);
+  await a.close();
+  await b.close();
+  rmSync(dir, { recursive: true, force: true });
+});

@@ -299,6 +299,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
     });
 
     describe('embedding queue and vectors', () => {
+      const LEASE = 60_000;
       const unit = (...xs: number[]) => {
         const v = Float32Array.from(xs);
         const n = Math.hypot(...xs);
@@ -311,7 +312,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         await insert({ content: 'gone', expiresAt: T0 + 1 });
         clock.advance(10);
         expect(await store.embeddings.size()).toBe(3);
-        const jobs = await store.embeddings.claim(live(), 10);
+        const jobs = await store.embeddings.claim(live(), 10, LEASE);
         // The expired one leaves the queue instead of being embedded.
         expect(jobs.map((j) => j.id)).toEqual([a.id, b.id]);
         expect(jobs[0]).toMatchObject({ title: 'A', content: 'alpha', topics: ['t-one'], attempts: 0 });
@@ -322,20 +323,41 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         expect(await store.embeddings.size()).toBe(0);
       });
 
+      it('leases claimed jobs: a second claim does not take them; failing or the lease ending gives them back', async () => {
+        const a = await insert();
+        const b = await insert();
+        expect((await store.embeddings.claim(live(), 1, LEASE)).map((j) => j.id)).toEqual([a.id]);
+        // Another worker (here or in another process) gets the next job, never the leased one.
+        expect((await store.embeddings.claim(live(), 10, LEASE)).map((j) => j.id)).toEqual([b.id]);
+        expect(await store.embeddings.claim(live(), 10, LEASE)).toEqual([]);
+        // b's worker failed: b is due again after its backoff, lease ended.
+        await store.embeddings.fail([b.id], 'model down', T0 + 1000);
+        clock.advance(1000);
+        expect((await store.embeddings.claim(live(), 10, LEASE)).map((j) => j.id)).toEqual([b.id]);
+        // a's worker died: a comes back when its lease ends, and only then.
+        clock.advance(LEASE - 1001);
+        expect(await store.embeddings.claim(live(), 10, LEASE)).toEqual([]);
+        clock.advance(1);
+        expect((await store.embeddings.claim(live(), 10, LEASE)).map((j) => j.id)).toEqual([a.id]);
+        // A start that forgets backoff does not break leases held by running workers.
+        await store.embeddings.enqueueMissing('m1', live());
+        expect(await store.embeddings.claim(live(), 10, LEASE)).toEqual([]);
+      });
+
       it('reads past whole batches of dead jobs to the live ones behind them', async () => {
         for (let i = 0; i < 3; i++) await insert({ expiresAt: T0 + 1 });
         const alive = await insert();
         clock.advance(10);
-        expect((await store.embeddings.claim(live(), 2)).map((j) => j.id)).toEqual([alive.id]);
+        expect((await store.embeddings.claim(live(), 2, LEASE)).map((j) => j.id)).toEqual([alive.id]);
         expect(await store.embeddings.size()).toBe(1);
       });
 
       it('puts failed jobs back for later, counting attempts', async () => {
         const a = await insert();
         await store.embeddings.fail([a.id], 'model down', T0 + 60_000);
-        expect(await store.embeddings.claim(live(), 10)).toEqual([]);
+        expect(await store.embeddings.claim(live(), 10, LEASE)).toEqual([]);
         clock.advance(60_000);
-        expect((await store.embeddings.claim(live(), 10)).map((j) => [j.id, j.attempts])).toEqual([[a.id, 1]]);
+        expect((await store.embeddings.claim(live(), 10, LEASE)).map((j) => [j.id, j.attempts])).toEqual([[a.id, 1]]);
       });
 
       it('backfills objects lacking a vector of the current model', async () => {

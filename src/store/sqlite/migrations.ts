@@ -231,4 +231,9 @@ CREATE TRIGGER objects_embed_enqueue AFTER INSERT ON objects BEGIN
 END;
 `,
   },
+  {
+    version: 9,
+    name: 'leases on embedding jobs',
+    sql: `ALTER TABLE embed_queue ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];

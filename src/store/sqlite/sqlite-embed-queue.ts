@@ -20,25 +20,32 @@ export class SqliteEmbedQueue implements EmbedQueue {
     ).run({ now: live.now, model }).changes;
   }
 
-  async claim(live: LiveCriteria, limit: number): Promise<EmbedJob[]> {
+  async claim(live: LiveCriteria, limit: number, leaseMs: number): Promise<EmbedJob[]> {
     // Due jobs in index order, so a poll with nothing due stops at once; work stays bounded by
     // the batch even when the queue is large (an embedder down with a long backlog).
     const due = this.sql(
       `SELECT q.seq, o.id, o.title, o.content, o.topics, q.attempts, (o.withdrawn = 1 OR o.expires_at <= @now) AS dead
        FROM embed_queue q JOIN objects o ON o.seq = q.seq
-       WHERE q.next_at <= @now ORDER BY q.next_at, q.seq ${limitSql(limit)}`,
+       WHERE q.next_at <= @now AND q.lease_until <= @now ORDER BY q.next_at, q.seq ${limitSql(limit)}`,
     );
     const drop = this.sql('DELETE FROM embed_queue WHERE seq = ?');
-    for (;;) {
-      const rows = due.all({ now: live.now }) as { seq: number; id: string; title: string; content: string; topics: string; attempts: number; dead: number }[];
-      // Final states never need a vector; hidden and disputed objects may come back, so they keep theirs.
-      for (const r of rows) if (r.dead) drop.run(r.seq);
-      const jobs = rows.filter((r) => !r.dead);
-      // A batch of only dead jobs says nothing about what lies behind it: read on.
-      if (jobs.length > 0 || rows.length < limit) {
-        return jobs.map((r) => ({ id: r.id, title: r.title, content: r.content, topics: JSON.parse(r.topics) as string[], attempts: r.attempts }));
-      }
-    }
+    const lease = this.sql('UPDATE embed_queue SET lease_until = @until WHERE seq = @seq');
+    // One write transaction: another process's claim waits for it, then sees the leases.
+    return this.db
+      .transaction((): EmbedJob[] => {
+        for (;;) {
+          const rows = due.all({ now: live.now }) as { seq: number; id: string; title: string; content: string; topics: string; attempts: number; dead: number }[];
+          // Final states never need a vector; hidden and disputed objects may come back, so they keep theirs.
+          for (const r of rows) if (r.dead) drop.run(r.seq);
+          const jobs = rows.filter((r) => !r.dead);
+          // A batch of only dead jobs says nothing about what lies behind it: read on.
+          if (jobs.length > 0 || rows.length < limit) {
+            for (const j of jobs) lease.run({ seq: j.seq, until: live.now + leaseMs });
+            return jobs.map((r) => ({ id: r.id, title: r.title, content: r.content, topics: JSON.parse(r.topics) as string[], attempts: r.attempts }));
+          }
+        }
+      })
+      .immediate();
   }
 
   async save(model: string, items: { id: string; vector: Float32Array | null }[]): Promise<void> {
@@ -63,7 +70,7 @@ export class SqliteEmbedQueue implements EmbedQueue {
     if (ids.length === 0) return;
     const l = inList('id', ids);
     this.sql(
-      `UPDATE embed_queue SET attempts = attempts + 1, next_at = @nextAt, last_error = @error
+      `UPDATE embed_queue SET attempts = attempts + 1, next_at = @nextAt, lease_until = 0, last_error = @error
        WHERE seq IN (SELECT seq FROM objects WHERE id IN ${l.sql})`,
     ).run({ nextAt, error: error.slice(0, 500), ...l.params });
   }
