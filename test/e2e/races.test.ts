@@ -3,12 +3,14 @@
  * over real sockets. In one process, calls into the synchronous SQLite driver run one after
  * another and cannot race; here the database's own locking is what keeps the rules.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../helpers/cli.js';
+import { migrations } from '../../src/store/sqlite/migrations.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { ROOT, startServer } from '../helpers/cli.js';
 
 describe('two board processes on one database file', () => {
   let dir: string;
@@ -95,6 +97,45 @@ describe('kill -9 during writes', () => {
         expect(missing).toEqual([]);
       } finally {
         second.child.kill('SIGKILL');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('migrations', () => {
+  it('six processes migrating one new file at the same instant: all succeed, each version applied once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentboard-migrate-'));
+    try {
+      const db = join(dir, 'board.db');
+      // Each process loads first, then waits for the same instant to migrate: a real race.
+      const go = Date.now() + 4000;
+      const script = `import { SqliteStore } from ${JSON.stringify(join(ROOT, 'src/store/sqlite/sqlite-store.ts'))};
+        const store = new SqliteStore(${JSON.stringify(db)});
+        await new Promise((r) => setTimeout(r, ${go} - Date.now()));
+        await store.migrate();
+        await store.close();`;
+      const runs = await Promise.all(
+        Array.from(
+          { length: 6 },
+          () =>
+            new Promise<{ code: number | null; stderr: string }>((resolve) => {
+              const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT });
+              let stderr = '';
+              child.stderr.on('data', (d) => (stderr += d));
+              child.on('close', (code) => resolve({ code, stderr }));
+            }),
+        ),
+      );
+      expect(runs.map((r) => r.code), runs.map((r) => r.stderr).join('\n')).toEqual([0, 0, 0, 0, 0, 0]);
+      const store = new SqliteStore(db);
+      try {
+        await store.migrate();
+        const versions = (await import('better-sqlite3')).default(db).prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[];
+        expect(versions.map((v) => v.version)).toEqual(migrations.map((m) => m.version));
+      } finally {
+        await store.close();
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -76,17 +76,22 @@ export class SqliteStore implements Store {
     return stmt;
   }
 
+  /**
+   * Applies each pending migration in its own write transaction, checking inside it whether the
+   * version is already applied: processes starting at once on one file migrate once, the others
+   * waiting on the write lock and then finding the work done.
+   */
   async migrate(): Promise<void> {
     const db = this.#db;
     db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
-    const applied = new Set(
-      (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
-    );
+    const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?');
+    const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
     for (const m of migrations) {
-      if (applied.has(m.version)) continue;
+      if (isApplied.get(m.version)) continue;
       db.transaction(() => {
+        if (isApplied.get(m.version)) return;
         db.exec(m.sql);
-        db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
+        record.run(m.version, m.name, Date.now());
       }).immediate();
     }
   }
