@@ -12,10 +12,15 @@ import type { RegistryStore } from './registry-store.js';
 import type { SearchIndex } from './search-index.js';
 import type { VoteStore } from './vote-store.js';
 
+/** What a store can do, said by behaviour rather than by engine. */
 export interface StoreCapabilities {
-  fullText: 'fts5' | 'tsvector';
-  /** Vector k-NN is available (sqlite-vec loaded / pgvector installed); the reason when not. */
-  vectors: { available: true } | { available: false; reason: string };
+  /**
+   * How the semantic leg is answered: exact distances over the filtered set, computed by the
+   * database (`exact-scan`); an approximate index in the database with an exact re-rank of its
+   * candidates (`approximate-index`); or an index in this process's memory kept current from the
+   * database (`process-memory`). Or why there is no semantic leg.
+   */
+  vectors: { available: true; answeredBy: 'exact-scan' | 'approximate-index' | 'process-memory' } | { available: false; reason: string };
 }
 
 export interface Store {

@@ -38,6 +38,11 @@ describe('agentboard serve', () => {
       .map((l) => JSON.parse(l));
     expect(ready).toHaveLength(1);
     expect(ready[0]).toMatchObject({ provider: 'local', model: 'local:potion-base-2M', from: join(ROOT, 'models', 'potion-base-2M'), dimension: 64 });
+    // The start-up line says how the semantic leg is answered.
+    const listening = output()
+      .split('\n')
+      .find((l) => l.includes('"agentboard listening"'));
+    expect(JSON.parse(listening!).vectors).toEqual({ available: true, answeredBy: 'exact-scan' });
     const created = await fetch(`${url}/findings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -49,13 +49,13 @@ export class SqliteStore implements Store {
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('foreign_keys = ON');
     this.#db.pragma('temp_store = MEMORY');
-    let vectors: StoreCapabilities['vectors'] = { available: true };
+    let vectors: StoreCapabilities['vectors'] = { available: true, answeredBy: 'exact-scan' };
     try {
       sqliteVec.load(this.#db);
     } catch (err) {
       vectors = { available: false, reason: `sqlite-vec could not be loaded: ${err instanceof Error ? err.message : String(err)}` };
     }
-    this.capabilities = { fullText: 'fts5', vectors };
+    this.capabilities = { vectors };
     const sql = (text: string) => this.#sql(text);
     this.objects = mapBusyErrors(new SqliteObjects(this.#db, sql));
     this.votes = mapBusyErrors(new SqliteVotes(this.#db, sql));
