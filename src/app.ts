@@ -4,13 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import type { AppServices } from './http/services.js';
 import { HTTPException } from 'hono/http-exception';
 import { routePath } from 'hono/route';
 import { DomainError, type ErrorCode } from './domain/errors.js';
 import { clientAddress } from './http/client.js';
 import { cors } from './http/middleware/cors.js';
 import type { AppEnv } from './http/env.js';
+import type { AppServices } from './http/services.js';
 import { charge, rateLimit, RateLimitedError, type RatePolicy } from './http/middleware/rate-limit.js';
 import { wantsHtml } from './http/negotiate.js';
 import { PROBLEM_MEDIA_TYPE, PROBLEMS, problemBody } from './http/problem.js';
@@ -25,7 +25,6 @@ import { registerKeyRoutes } from './http/routes/keys.js';
 import { signatures } from './http/middleware/signature.js';
 import { KeyDirectory } from './identity/key-directory.js';
 import { renderErrorPage } from './html/pages/error-page.js';
-
 
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
@@ -53,18 +52,20 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     // The route pattern, not the path: label values stay bounded. An unmatched path ends on a middleware's '*'.
     const route = routePath(c, -1);
     metrics.request(c.req.method, route.includes('*') ? 'unmatched' : route, c.res.status, seconds);
-    // One wide event per request; bodies and secrets are never logged.
-    log.info(
-      {
-        request_id: requestId,
-        client: clientAddress(c, config.trustProxy),
-        method: c.req.method,
-        path: c.req.path,
-        status: c.res.status,
-        duration_ms: Math.round(seconds * 10_000) / 10,
-      },
-      'request',
-    );
+    // One wide event per request; bodies and secrets are never logged. Built only when it is written.
+    if (log.isLevelEnabled('info')) {
+      log.info(
+        {
+          request_id: requestId,
+          client: clientAddress(c, config.trustProxy),
+          method: c.req.method,
+          path: c.req.path,
+          status: c.res.status,
+          duration_ms: Math.round(seconds * 10_000) / 10,
+        },
+        'request',
+      );
+    }
   });
 
   app.use(cors('GET, HEAD, POST, DELETE'));
@@ -127,10 +128,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   const problem = (c: Context<AppEnv>, code: ErrorCode, detail?: string, err?: DomainError) => {
     const body = problemBody(code, c.get('baseUrl') ?? '', detail, err?.errors);
     const headers: Record<string, string> = {};
-    if (err instanceof RateLimitedError) {
-      headers['Retry-After'] = String(err.retryAfterSeconds);
-      metrics.rateLimited(err.policy);
-    }
+    if (err instanceof RateLimitedError) headers['Retry-After'] = String(err.retryAfterSeconds);
     if (code === 'unavailable') headers['Retry-After'] = '1';
     if (code === 'method-not-allowed') headers.Allow = router.allowed(c.req.path).join(', ');
     if (c.req.method === 'GET' && wantsHtml(c.req.header('accept')) && c.get('htmlPage')) {
@@ -149,6 +147,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   });
 
   app.onError((err, c) => {
+    if (err instanceof RateLimitedError) metrics.rateLimited(err.policy);
     if (err instanceof DomainError) return problem(c, err.code, err.detail, err);
     if (err instanceof HTTPException && err.status < 500) {
       const code = (Object.entries(PROBLEMS).find(([, p]) => p.status === err.status)?.[0] ?? 'validation-error') as ErrorCode;

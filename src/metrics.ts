@@ -5,6 +5,7 @@
  * instance reports the same truth. Labels are bounded: routes are patterns, never raw paths.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { SyncRecord } from './ports/registry-store.js';
 import type { Store } from './ports/store.js';
 
 export class BoardMetrics {
@@ -18,6 +19,9 @@ export class BoardMetrics {
 
   constructor(store: Store) {
     const registers = [this.registry];
+    // One scrape collects every gauge at once: the two sync gauges share one read.
+    let reading: Promise<SyncRecord | null> | undefined;
+    const lastSync = () => (reading ??= store.registry.lastSync().finally(() => (reading = undefined)));
     collectDefaultMetrics({ register: this.registry, prefix: 'agentboard_' });
     this.#requests = new Counter({ name: 'agentboard_http_requests_total', help: 'HTTP requests answered, by route pattern and status', labelNames: ['method', 'route', 'status'], registers });
     this.#duration = new Histogram({
@@ -54,7 +58,7 @@ export class BoardMetrics {
       help: '1 when the last registry sync completed, 0 when it failed (absent before the first)',
       registers,
       async collect() {
-        const last = await store.registry.lastSync();
+        const last = await lastSync();
         if (last) this.set(last.ok ? 1 : 0);
       },
     });
@@ -63,7 +67,7 @@ export class BoardMetrics {
       help: 'When the registry listing was last read completely (absent before the first)',
       registers,
       async collect() {
-        const last = await store.registry.lastSync();
+        const last = await lastSync();
         if (last?.succeededAt != null) this.set(last.succeededAt / 1000);
       },
     });

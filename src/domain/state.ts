@@ -15,6 +15,12 @@ export function stateOf(o: StoredObject, live: LiveCriteria): ObjectState {
   return 'live';
 }
 
+/**
+ * Hidden and withdrawn objects keep everything but their words (decisions.md): title, content
+ * and source are blanked, and neither their replies nor their votes' notes are listed.
+ */
+export const wordsWithheld = (state: ObjectState): boolean => state === 'hidden' || state === 'withdrawn';
+
 export type Flag = 'anonymous' | 'possible-prompt-injection' | 'contradicted' | 'expiring';
 
 export function flagsOf(o: StoredObject, now: number, expiringFraction: number): Flag[] {

@@ -22,7 +22,7 @@ import { ANONYMOUS_VOTER, type Actor, type LiveCriteria, type Page, type PageRes
 import { toPage } from '../domain/paging.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import { isReputable } from '../domain/reputation.js';
-import { stateOf } from '../domain/state.js';
+import { stateOf, wordsWithheld } from '../domain/state.js';
 import type { TopicCount } from '../ports/object-store.js';
 
 /** A vote page's cursor: the position of its last vote, opaque to clients. */
@@ -64,7 +64,7 @@ export interface TopicView {
   related: TopicCount[];
 }
 
-const NO_PAGE: PageResult<StoredObject> = { items: [], nextCursor: null };
+const noPage = <T>(): PageResult<T> => ({ items: [], nextCursor: null });
 
 export class Board {
   constructor(readonly deps: BoardDeps) {}
@@ -150,16 +150,19 @@ export class Board {
     return this.#repliesOf(await this.get(id), page);
   }
 
-  /**
-   * An object's votes with their notes and evidence, most recent first. None are listed for a
-   * hidden or withdrawn object (as with its replies), and anonymous voters stay anonymous.
-   */
+  /** An object's votes with their notes and evidence, most recent first. */
   async votes(id: string, page: { cursor?: string | undefined; limit: number }): Promise<PageResult<VoteRecord>> {
-    const object = await this.get(id);
-    const state = stateOf(object, this.live());
-    if (state === 'hidden' || state === 'withdrawn') return { items: [], nextCursor: null };
+    return this.votesOf(await this.get(id), page);
+  }
+
+  /**
+   * The votes of an object already read. None are listed when its words are withheld (as with
+   * its replies), and anonymous voters stay anonymous.
+   */
+  async votesOf(object: StoredObject, page: { cursor?: string | undefined; limit: number }): Promise<PageResult<VoteRecord>> {
+    if (wordsWithheld(stateOf(object, this.live()))) return noPage();
     const after = page.cursor === undefined ? undefined : decodeVoteCursor(page.cursor);
-    const rows = await this.deps.store.votes.list(id, { limit: page.limit + 1, ...(after ? { after } : {}) });
+    const rows = await this.deps.store.votes.list(object.id, { limit: page.limit + 1, ...(after ? { after } : {}) });
     const items = rows.slice(0, page.limit);
     const last = items[items.length - 1];
     return {
@@ -257,8 +260,7 @@ export class Board {
   }
 
   async #repliesOf(object: StoredObject, page: Page): Promise<PageResult<StoredObject>> {
-    const state = stateOf(object, this.live());
-    if (state === 'hidden' || state === 'withdrawn') return NO_PAGE;
+    if (wordsWithheld(stateOf(object, this.live()))) return noPage();
     const rows = await this.deps.store.objects.list({
       live: this.live(),
       parentId: object.id,

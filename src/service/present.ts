@@ -1,7 +1,7 @@
 /** Turns stored records into the interface's Object shape (spec §2.1), for every transport. */
 import type { BoardObject, Vote } from '../schemas/resources.js';
 import type { LiveCriteria, StoredObject, VoteRecord } from '../domain/model.js';
-import { flagsOf, stateOf } from '../domain/state.js';
+import { flagsOf, stateOf, wordsWithheld } from '../domain/state.js';
 
 /** RFC 3339, UTC, millisecond precision, `Z` suffix. */
 export const iso = (ms: number): string => new Date(ms).toISOString();
@@ -16,7 +16,7 @@ export interface PresentContext {
 export function presentObject(o: StoredObject, ctx: PresentContext, opts: { unblanked?: boolean } = {}): BoardObject {
   const state = stateOf(o, ctx.live);
   // Hidden and withdrawn objects keep everything but their words (decisions.md).
-  const blank = !opts.unblanked && (state === 'hidden' || state === 'withdrawn');
+  const blank = !opts.unblanked && wordsWithheld(state);
   return {
     id: o.id,
     type: o.type,

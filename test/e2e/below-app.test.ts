@@ -2,34 +2,17 @@
  * What never reaches the app still gets a problem document: raw bytes over a real socket to a
  * real `serve`, for each way Node's parser, the Expect header or the Host header can refuse.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loggedErrors, startServer } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { loggedErrors, serveForSuite } from '../helpers/cli.js';
 
-let dir: string;
-let child: ChildProcess;
-let port: number;
-let output: () => string;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'agentboard-below-'));
-  let url: string;
-  ({ child, url, output } = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'board.db')}`, EMBEDDINGS: 'none', BASE_URL: 'http://board.test' }));
-  port = Number(new URL(url).port);
-});
-afterAll(() => {
-  child.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-});
+const server = serveForSuite((dir) => ({ DATABASE_URL: `sqlite:${join(dir, 'board.db')}`, EMBEDDINGS: 'none', BASE_URL: 'http://board.test' }));
 
 /** Sends raw bytes and reads until the server closes or a whole response has arrived. */
 function raw(bytes: Buffer | string, opts: { keepOpen?: boolean } = {}): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(server.port, '127.0.0.1');
     let data = '';
     const done = () => {
       const [head = '', ...rest] = data.split('\r\n\r\n');
@@ -74,7 +57,7 @@ describe('refusals below the app are problem documents', () => {
     expect(body).toMatchObject({ type: `http://board.test/problems/${slug}`, status });
     expect(body.title.length).toBeGreaterThan(0);
     // The problem type explains itself.
-    expect((await fetch(`http://127.0.0.1:${port}/problems/${slug}`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${server.port}/problems/${slug}`)).status).toBe(200);
   });
 
   it('Expect: 100-continue still works', async () => {
@@ -86,7 +69,7 @@ describe('refusals below the app are problem documents', () => {
 
   it('a client that disconnects mid-body is not an error', async () => {
     await new Promise<void>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => {
+      const socket = connect(server.port, '127.0.0.1', () => {
         socket.write('POST /findings HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"content":"half');
         setTimeout(() => {
           socket.destroy();
@@ -95,9 +78,9 @@ describe('refusals below the app are problem documents', () => {
       });
     });
     // The server still serves, and logged nothing at error level (once it has logged the hang-up at all).
-    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
-    for (let i = 0; i < 50 && !/client closed the connection|unhandled error/.test(output()); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(output()).toContain('client closed the connection before the request was read');
-    expect(loggedErrors(output())).toEqual([]);
+    expect((await fetch(`http://127.0.0.1:${server.port}/health`)).status).toBe(200);
+    for (let i = 0; i < 50 && !/client closed the connection|unhandled error/.test(server.output()); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(server.output()).toContain('client closed the connection before the request was read');
+    expect(loggedErrors(server.output())).toEqual([]);
   });
 });

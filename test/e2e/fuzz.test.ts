@@ -4,13 +4,10 @@
  * with no 5xx, every refusal is a problem document, nothing is logged at error level, and it
  * keeps serving. The same seed makes the same requests, so a failure can be replayed.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loggedErrors, startServer } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { loggedErrors, serveForSuite } from '../helpers/cli.js';
 
 const SEED = 20261123;
 const COUNT = 1500;
@@ -89,27 +86,20 @@ function send(port: number, data: Buffer): Promise<Answer | null> {
 }
 
 describe(`seeded fuzz over sockets (seed ${SEED}, ${COUNT} requests)`, () => {
-  let dir: string;
-  let child: ChildProcess;
-  let port: number;
-  let output: () => string;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'agentboard-fuzz-'));
-    let url: string;
-    ({ child, url, output } = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'board.db')}`, EMBEDDINGS: 'none', RATE_LIMIT_ANON_WRITES: '0', RATE_LIMIT_READS: '0', METRICS_TOKEN: 'fuzz-metrics-token-0123' }));
-    port = Number(new URL(url).port);
-  });
-  afterAll(() => {
-    child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const server = serveForSuite((dir) => ({
+    DATABASE_URL: `sqlite:${join(dir, 'board.db')}`,
+    EMBEDDINGS: 'none',
+    RATE_LIMIT_ANON_WRITES: '0',
+    RATE_LIMIT_READS: '0',
+    METRICS_TOKEN: 'fuzz-metrics-token-0123',
+  }));
 
   it('never answers 5xx, refuses only with problem documents, logs no error, and keeps serving', async () => {
     const answers: { req: string; a: Answer | null }[] = [];
     const queue = Array.from({ length: COUNT }, request);
     await Promise.all(
       Array.from({ length: 8 }, async () => {
-        for (let data = queue.shift(); data; data = queue.shift()) answers.push({ req: data.toString('latin1').slice(0, 120), a: await send(port, data) });
+        for (let data = queue.shift(); data; data = queue.shift()) answers.push({ req: data.toString('latin1').slice(0, 120), a: await send(server.port, data) });
       }),
     );
     const answered = answers.filter((x) => x.a !== null) as { req: string; a: Answer }[];
@@ -121,7 +111,7 @@ describe(`seeded fuzz over sockets (seed ${SEED}, ${COUNT} requests)`, () => {
     for (const x of answered.filter((y) => y.a.contentType.startsWith('application/problem+json') && y.a.body)) {
       expect(JSON.parse(x.a.body).status, x.req).toBe(x.a.status);
     }
-    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
-    expect(loggedErrors(output())).toEqual([]);
+    expect((await fetch(`http://127.0.0.1:${server.port}/health`)).status).toBe(200);
+    expect(loggedErrors(server.output())).toEqual([]);
   }, 120_000);
 });

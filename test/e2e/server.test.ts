@@ -4,46 +4,34 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, cleanEnv as env, ROOT, startServer } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { CLI, cleanEnv as env, ROOT, serveForSuite } from '../helpers/cli.js';
 
 const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
 describe('agentboard serve', () => {
-  let dir: string;
-  let child: ChildProcess;
-  let url: string;
-  let output: () => string;
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'agentboard-e2e-'));
-    ({ child, url, output } = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'data', 'board.db')}`, RATE_LIMIT_ANON_WRITES: '0' }));
-  });
-  afterAll(() => {
-    child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const server = serveForSuite((dir) => ({ DATABASE_URL: `sqlite:${join(dir, 'data', 'board.db')}`, RATE_LIMIT_ANON_WRITES: '0' }));
 
   it('creates its database file and answers health', async () => {
-    expect(existsSync(join(dir, 'data', 'board.db'))).toBe(true);
-    const res = await fetch(`${url}/health`);
+    expect(existsSync(join(server.dir, 'data', 'board.db'))).toBe(true);
+    const res = await fetch(`${server.url}/health`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: 'ok', d1: 'ok', kv: 'ok' });
   });
 
   it('with no setting, serves hybrid search from the bundled model at once, and says so once in the log', async () => {
-    const ready = output()
+    const ready = server.output()
       .split('\n')
       .filter((l) => l.includes('"embeddings ready"'))
       .map((l) => JSON.parse(l));
     expect(ready).toHaveLength(1);
     expect(ready[0]).toMatchObject({ provider: 'local', model: 'local:potion-base-2M', from: join(ROOT, 'models', 'potion-base-2M'), dimension: 64 });
     // The start-up line says how the semantic leg is answered.
-    const listening = output()
+    const listening = server.output()
       .split('\n')
       .find((l) => l.includes('"agentboard listening"'));
     expect(JSON.parse(listening!).vectors).toEqual({ available: true, answeredBy: 'exact-scan' });
-    const created = await fetch(`${url}/findings`, {
+    const created = await fetch(`${server.url}/findings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ content: 'The connection pool runs dry when every client holds a session', topics: ['postgres'] }),
@@ -52,21 +40,21 @@ describe('agentboard serve', () => {
     // The worker embeds within seconds; poll the meaning-only leg until it finds the object.
     let body: any;
     for (let i = 0; i < 50; i++) {
-      body = await (await fetch(`${url}/search?q=${encodeURIComponent('database connections exhausted')}&mode=semantic`)).json();
+      body = await (await fetch(`${server.url}/search?q=${encodeURIComponent('database connections exhausted')}&mode=semantic`)).json();
       if (body.results.length > 0) break;
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(body.degraded).toEqual([]);
     expect(body.results[0].matched_by).toContain('semantic');
-    const hybrid: any = await (await fetch(`${url}/search?q=pool`)).json();
+    const hybrid: any = await (await fetch(`${server.url}/search?q=pool`)).json();
     expect(hybrid.degraded).toEqual([]);
   });
 
   it('logs one line per request with the client address', async () => {
-    await fetch(`${url}/findings?limit=1`);
+    await fetch(`${server.url}/findings?limit=1`);
     // The line reaches this process through the child's stdout pipe, a moment after the answer.
     const find = () =>
-      output()
+      server.output()
         .split('\n')
         .filter((l) => l.includes('"msg":"request"'))
         .map((l) => JSON.parse(l))
@@ -78,7 +66,7 @@ describe('agentboard serve', () => {
   it('8 identical publishes at once: one object, one 201, seven 200 deduplicated', async () => {
     const body = JSON.stringify({ content: 'Concurrent publish over real sockets', topics: ['e2e'] });
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => fetch(`${url}/findings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))),
+      Array.from({ length: 8 }, () => fetch(`${server.url}/findings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
     expect(results.filter((r) => r.body.deduplicated === true)).toHaveLength(7);
@@ -87,7 +75,7 @@ describe('agentboard serve', () => {
 
   it('413 for a chunked body over 32 KB without Content-Length, and keeps serving', async () => {
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request(`${url}/findings`, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+      const req = request(`${server.url}/findings`, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
         res.resume();
         resolve(res.statusCode!);
       });
@@ -96,12 +84,12 @@ describe('agentboard serve', () => {
       req.end();
     });
     expect(status).toBe(413);
-    expect((await fetch(`${url}/health`)).status).toBe(200);
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
   });
 
   it('shuts down gracefully on SIGTERM', async () => {
-    const done = exited(child);
-    child.kill('SIGTERM');
+    const done = exited(server.child);
+    server.child.kill('SIGTERM');
     expect(await done).toBe(0);
   });
 });

@@ -1,5 +1,8 @@
 /** The real CLI as a child process: a clean environment and a `serve` on an ephemeral port. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll } from 'vitest';
 import { join } from 'node:path';
 import { ROOT } from './paths.js';
 
@@ -50,4 +53,27 @@ export function loggedErrors(output: string): unknown[] {
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as { level: number })
     .filter((l) => l.level >= 50);
+}
+
+export interface SuiteServer {
+  dir: string;
+  child: ChildProcess;
+  url: string;
+  port: number;
+  output: () => string;
+}
+
+/** A `serve` in a folder of its own for the enclosing suite: started before its tests, killed and removed after. */
+export function serveForSuite(vars: (dir: string) => Record<string, string>): SuiteServer {
+  const s = {} as SuiteServer;
+  beforeAll(async () => {
+    s.dir = mkdtempSync(join(tmpdir(), 'agentboard-e2e-'));
+    Object.assign(s, await startServer(vars(s.dir)));
+    s.port = Number(new URL(s.url).port);
+  });
+  afterAll(() => {
+    s.child?.kill('SIGKILL');
+    if (s.dir) rmSync(s.dir, { recursive: true, force: true });
+  });
+  return s;
 }

@@ -1,3 +1,4 @@
+import { wordsWithheld } from '../../domain/state.js';
 import type { BoardObject, Vote } from '../../schemas/resources.js';
 import { Layout, page } from '../layout.js';
 import { Counts, ObjectItem, StateBadge, Time, TopicLinks } from '../object-views.js';
@@ -42,7 +43,8 @@ function VoteList({ votes, objectId, more }: { votes: Vote[]; objectId: string; 
 
 export function renderObjectPage(p: { now: number; object: BoardObject; replies: BoardObject[]; nextCursor: string | null; votes: Vote[]; moreVotes: boolean }) {
   const o = p.object;
-  const heading = o.title || (o.state === 'hidden' || o.state === 'withdrawn' ? `(${o.state} ${o.type})` : `(${o.type})`);
+  const withheld = wordsWithheld(o.state);
+  const heading = o.title || (withheld ? `(${o.state} ${o.type})` : `(${o.type})`);
   return page(
     <Layout now={p.now} title={heading} agentText>
       <article>
@@ -93,7 +95,7 @@ export function renderObjectPage(p: { now: number; object: BoardObject; replies:
         </dl>
         <TopicLinks topics={o.topics} />
       </article>
-      {o.state === 'hidden' || o.state === 'withdrawn' ? null : <VoteList votes={p.votes} objectId={o.id} more={p.moreVotes} />}
+      {withheld ? null : <VoteList votes={p.votes} objectId={o.id} more={p.moreVotes} />}
       {o.parent_id === null ? (
         <section aria-labelledby="replies">
           <h2 id="replies">Replies</h2>

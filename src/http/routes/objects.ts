@@ -100,7 +100,7 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
       const object = present(d.object);
       const replies = { objects: d.replies.items.map(present), next_cursor: d.replies.nextCursor };
       if (html) {
-        const votes = await board.votes(id, { limit: VOTES_SHOWN });
+        const votes = await board.votesOf(d.object, { limit: VOTES_SHOWN });
         return c.html(renderObjectPage({ now: s.clock.now(), object, replies: replies.objects, nextCursor: replies.next_cursor, votes: votes.items.map(presentVote), moreVotes: votes.nextCursor !== null }));
       }
       return c.json({ object, replies, meta: meta(c) });
