@@ -125,6 +125,24 @@ export function probeTarget(remote: Remote | null): { url: string } | { reason: 
 }
 
 /**
+ * What a sync does to one server's record (decisions.md, Registry): a name seen for the first
+ * time gets its `first-seen` event and is due for a probe at once; a changed endpoint starts
+ * the record over, since nothing observed at the old address holds for the new one. `probe`
+ * is the reset's outcome and next probe time (null when the server is not probed).
+ */
+export function syncEffect(
+  previous: { remoteType: string | null; remoteUrl: string | null } | null,
+  remote: Remote | null,
+  now: number,
+): { firstSighting: boolean; reset: { outcome: 'never-probed' | NotProbedReason; nextProbeAt: number | null } | null } {
+  const target = probeTarget(remote);
+  const start = 'url' in target ? { outcome: 'never-probed' as const, nextProbeAt: now } : { outcome: target.reason, nextProbeAt: null };
+  if (!previous) return { firstSighting: true, reset: start };
+  const moved = previous.remoteType !== (remote?.type ?? null) || previous.remoteUrl !== (remote?.url ?? null);
+  return { firstSighting: false, reset: moved ? start : null };
+}
+
+/**
  * The new state and the history events one probe makes. A definitive answer (Working or an
  * authorization refusal) takes effect at once; one failed observation after Working or Needs
  * authentication leaves the verdict standing, two in a row turn it to Unverified.

@@ -63,10 +63,23 @@ export interface ObjectStore {
   topicsLike(live: LiveCriteria, terms: readonly string[], limit: number): Promise<TopicCount[]>;
 
   /**
-   * Runs `fn` with an insert function inside one write transaction: all rows land, or none
-   * (fn throwing rolls back). Ids must be new; parents must exist or come earlier.
+   * Inserts every row of every batch in one transaction: all land, or none (a bad row, or the
+   * source throwing, rolls back). Ids must be new; parents must exist or come earlier. The
+   * batches should come from local storage, not a client: the transaction is open while they
+   * are read. Answers how many rows were inserted.
    */
-  bulkImport<T>(fn: (insert: (rows: readonly BulkObject[]) => void) => Promise<T>): Promise<T>;
+  bulkImport(batches: AsyncIterable<readonly BulkObject[]>): Promise<number>;
   /** Every object in any state, in id order after `after` (exports). */
   scan(after: string | null, limit: number, live: LiveCriteria): Promise<StoredObject[]>;
+}
+
+/** A row the store refused during a bulk import, and why. */
+export class BulkRowError extends Error {
+  constructor(
+    readonly row: BulkObject,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BulkRowError';
+  }
 }

@@ -23,6 +23,9 @@ export interface StoreCapabilities {
   vectors: { available: true; answeredBy: 'exact-scan' | 'approximate-index' | 'process-memory' } | { available: false; reason: string };
 }
 
+/** The halves a transaction may use together. */
+export type StoreTx = Pick<Store, 'objects' | 'votes' | 'identity'>;
+
 export interface Store {
   readonly capabilities: StoreCapabilities;
   readonly objects: ObjectStore;
@@ -34,7 +37,14 @@ export interface Store {
   /** Registered keys and authors' reputation. */
   readonly identity: IdentityStore;
 
-  /** Applies pending migrations; safe to call on every start. */
+  /**
+   * Runs `fn` as one serializable transaction: every write it makes through `tx` lands, or
+   * none does (fn throwing rolls back). It may be retried when the database reports a
+   * serialization conflict, so `fn` does nothing but read and write through `tx`.
+   */
+  withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+
+  /** Applies pending migrations; safe to call on every start, from many processes at once. */
   migrate(): Promise<void>;
   /** Resolves when the database answers a query. */
   ping(): Promise<void>;

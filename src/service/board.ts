@@ -7,7 +7,7 @@
  */
 import type { BoardLimits } from '../domain/limits.js';
 import type { RootType } from '../domain/model.js';
-import type { Store } from '../ports/store.js';
+import type { Store, StoreTx } from '../ports/store.js';
 import {
   CreateObjectBody,
   CreateReplyBody,
@@ -221,21 +221,26 @@ export class Board {
     if (actor.author && target.author?.id === actor.author.id) {
       throw new DomainError('forbidden', 'Authors cannot vote on their own objects.');
     }
-    const outcome = await this.deps.store.votes.cast(
-      { objectId: id, voterId: actor.voterId, kind, note: input.note ?? null, evidenceUrl: input.evidence_url ?? null },
-      live,
-    );
+    // The vote, the counts and the author's standing move together, or not at all.
+    const outcome = await this.deps.store.withTransaction(async (tx) => {
+      const cast = await tx.votes.cast(
+        { objectId: id, voterId: actor.voterId, kind, note: input.note ?? null, evidenceUrl: input.evidence_url ?? null },
+        live,
+      );
+      if (!cast?.changed || !target.author) return cast;
+      if (!(await this.#updateReputation(tx, target.author.id))) return cast;
+      return { changed: true, object: (await tx.objects.get(id, live))! };
+    });
     if (!outcome) throw notFound(`No object ${id}.`);
-    if (outcome.changed && target.author) await this.#updateReputation(target.author.id);
     return outcome;
   }
 
-  /** Re-derives `reputable` for an author from the votes on their objects (kept current as votes arrive). */
-  async #updateReputation(authorId: string): Promise<void> {
+  /** Re-derives `reputable` for an author from the votes on their objects; true when it changed. */
+  async #updateReputation(tx: StoreTx, authorId: string): Promise<boolean> {
     const rule = this.deps.limits.reputation;
     const now = this.deps.clock.now();
-    const stats = await this.deps.store.identity.authorVoteStats(authorId, now - rule.windowDays * 86_400_000);
-    await this.deps.store.identity.setReputable(authorId, isReputable(stats, rule), now);
+    const stats = await tx.identity.authorVoteStats(authorId, now - rule.windowDays * 86_400_000);
+    return tx.identity.setReputable(authorId, isReputable(stats, rule), now);
   }
 
   /** The author withdraws their own live or disputed object; final. */

@@ -1,10 +1,14 @@
 /**
  * Import: NDJSON, one object per line, every field of the Object shape accepted. `id` is
  * optional (made from `created_at` when absent); `created_at`, `expires_at`, the counts and
- * hidden/withdrawn states are kept as given — this is the migration and backup path. Lines
- * stream through one transaction: a bad line stops the import with its line number and
- * nothing is kept.
+ * hidden/withdrawn states are kept as given — this is the migration and backup path. A bad
+ * line stops the import with its line number and nothing is kept.
  */
+import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
@@ -12,7 +16,7 @@ import type { BoardLimits } from '../domain/limits.js';
 import type { RootType } from '../domain/model.js';
 import { derivedFields } from '../domain/derived.js';
 import { ulidAt } from '../domain/ulid.js';
-import type { BulkObject } from '../ports/object-store.js';
+import { BulkRowError, type BulkObject } from '../ports/object-store.js';
 import type { Store } from '../ports/store.js';
 import { httpUrl, text, ulid } from '../schemas/fields.js';
 import { toFieldIssues } from '../schemas/parse.js';
@@ -85,13 +89,52 @@ export interface ImportOptions {
   onProgress?: (lines: number) => void;
 }
 
-/** Imports every line of `input` in one transaction; returns the number of objects imported. */
+/**
+ * Imports every line of `input`, all or nothing; returns the number of objects imported.
+ * Lines are checked and written to a local spool first, so the store's one transaction never
+ * waits on the input (a slow pipe or client); then the spool goes in, in batches.
+ */
 export async function importNdjson(store: Store, input: Readable, o: ImportOptions): Promise<number> {
-  return store.objects.bulkImport(async (insert) => {
-    const lines = createInterface({ input, crlfDelay: Infinity });
-    let lineNo = 0;
-    let imported = 0;
+  const dir = await mkdtemp(join(tmpdir(), 'agentboard-import-'));
+  const spool = join(dir, 'rows.ndjson');
+  try {
+    const lines = await checkToSpool(input, spool, o);
+    const lineOf = new Map<BulkObject, number>();
+    async function* batches(): AsyncGenerator<BulkObject[]> {
+      const rows = createInterface({ input: createReadStream(spool), crlfDelay: Infinity });
+      let batch: BulkObject[] = [];
+      for await (const raw of rows) {
+        const { line, row } = JSON.parse(raw) as { line: number; row: BulkObject };
+        lineOf.set(row, line);
+        batch.push(row);
+        if (batch.length === IMPORT_BATCH) {
+          yield batch;
+          lineOf.clear();
+          batch = [];
+        }
+      }
+      if (batch.length) yield batch;
+    }
     try {
+      return await store.objects.bulkImport(batches());
+    } catch (e) {
+      if (e instanceof BulkRowError) throw new ImportError(lineOf.get(e.row) ?? lines, e.message);
+      throw e;
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const IMPORT_BATCH = 500;
+
+/** Validates each line into a row, spooled with its line number; answers the number of lines read. */
+async function checkToSpool(input: Readable, spool: string, o: ImportOptions): Promise<number> {
+  const out = createWriteStream(spool);
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let lineNo = 0;
+  let rows = 0;
+  try {
     for await (const raw of lines) {
       lineNo++;
       if (raw.trim() === '') continue;
@@ -102,18 +145,14 @@ export async function importNdjson(store: Store, input: Readable, o: ImportOptio
         throw new ImportError(lineNo, `not valid JSON (${(e as Error).message})`);
       }
       const row = toBulkObject(value, lineNo, o.now, o.limits);
-      try {
-        insert([row]);
-      } catch (e) {
-        throw new ImportError(lineNo, (e as Error).message);
-      }
-      imported++;
-      if (imported % 500 === 0) o.onProgress?.(lineNo);
+      if (!out.write(`${JSON.stringify({ line: lineNo, row })}\n`)) await once(out, 'drain');
+      if (++rows % 500 === 0) o.onProgress?.(lineNo);
     }
-    } finally {
-      lines.close();
-    }
-    o.onProgress?.(lineNo);
-    return imported;
-  });
+  } finally {
+    lines.close();
+    out.end();
+    await once(out, 'close');
+  }
+  o.onProgress?.(lineNo);
+  return lineNo;
 }

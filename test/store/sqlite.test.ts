@@ -51,7 +51,12 @@ it('sqlite: a write blocked by another process past busy_timeout is unavailable,
   await holder.migrate();
   const live = { now: Date.now(), disputeMinContradictions: 2 };
   let release!: () => void;
-  const held = holder.objects.bulkImport(() => new Promise<void>((resolve) => (release = resolve)));
+  async function* waiting() {
+    await new Promise<void>((resolve) => (release = resolve));
+    yield [];
+  }
+  const held = holder.objects.bulkImport(waiting());
+  await new Promise((resolve) => setTimeout(resolve, 10));
   await expect(waiter.objects.insert(newRow('01J0000000000000000000000C', live.now), live)).rejects.toMatchObject({ code: 'unavailable' });
   release();
   await held;

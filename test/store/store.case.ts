@@ -7,13 +7,17 @@ import type { ObjectType } from '../../src/domain/model.js';
 import type { LiveCriteria } from '../../src/domain/model.js';
 import { ManualClock } from '../../src/clock.js';
 import { UlidGenerator } from '../../src/domain/ulid.js';
-import type { NewObject } from '../../src/ports/object-store.js';
+import { BulkRowError, type BulkObject, type NewObject } from '../../src/ports/object-store.js';
 import type { Store } from '../../src/ports/store.js';
 import type { ProbeOutcome, RegistryEntry } from '../../src/domain/registry.js';
 
 export interface StoreContractOptions {
   name: string;
   makeStore: () => Promise<{ store: Store; dispose: () => Promise<void> }>;
+}
+
+async function* batches(...list: BulkObject[][]) {
+  for (const b of list) yield b;
 }
 
 const T0 = Date.parse('2026-04-01T00:00:00.000Z');
@@ -412,32 +416,76 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         const root = row({ verificationCount: 4, contradictionCount: 1 });
         const reply = row({ type: 'response', parentId: root.id });
         const hidden = { ...row(), hidden: true };
-        const n = await store.objects.bulkImport(async (put) => {
-          put([root, reply]);
-          put([hidden]);
-          return 3;
-        });
-        expect(n).toBe(3);
+        expect(await store.objects.bulkImport(batches([root, reply], [hidden]))).toBe(3);
         const scanned = await store.objects.scan(null, 10, live());
         expect(scanned.map((o) => o.id)).toEqual([root.id, reply.id, hidden.id]);
         expect(scanned[0]).toMatchObject({ verificationCount: 4, contradictionCount: 1, replyCount: 1 });
         expect(scanned[2]).toMatchObject({ hidden: true, content: hidden.content });
         expect((await store.objects.scan(reply.id, 10, live())).map((o) => o.id)).toEqual([hidden.id]);
+        // Imported objects wait for their vectors like published ones.
+        expect(await store.embeddings.size()).toBe(3);
       });
 
-      it('keeps nothing when the import fails part way', async () => {
+      it('keeps nothing when the import fails part way, and names the refused row', async () => {
         const ok = row();
-        await expect(
-          store.objects.bulkImport(async (put) => {
-            put([ok]);
-            put([row({ type: 'response', parentId: '01ZZZZZZZZZZZZZZZZZZZZZZZZ' })]);
-          }),
-        ).rejects.toThrow(/parent/);
+        const orphan = row({ type: 'response', parentId: '01ZZZZZZZZZZZZZZZZZZZZZZZZ' });
+        const refused = await store.objects.bulkImport(batches([ok], [orphan])).catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(BulkRowError);
+        expect(refused).toMatchObject({ row: orphan, message: expect.stringMatching(/parent .* does not exist/) });
         expect(await store.objects.get(ok.id, live())).toBeNull();
-        await expect(store.objects.bulkImport(async (put) => put([ok, { ...ok }]))).rejects.toThrow(/already exists/);
+        await expect(store.objects.bulkImport(batches([ok, { ...ok }]))).rejects.toThrow(/already exists/);
+        const replyToReply = row({ type: 'response', parentId: ok.id });
+        await expect(store.objects.bulkImport(batches([ok, replyToReply], [row({ type: 'response', parentId: replyToReply.id })]))).rejects.toThrow(/itself a reply/);
+        // A source that fails part way rolls back what came before it.
+        async function* failing() {
+          yield [ok];
+          throw new Error('the source broke');
+        }
+        await expect(store.objects.bulkImport(failing())).rejects.toThrow(/source broke/);
         expect(await store.objects.scan(null, 10, live())).toEqual([]);
         // The store still takes writes afterwards.
         expect((await store.objects.insert(obj(), live())).created).toBe(true);
+      });
+    });
+
+    describe('transactions', () => {
+      it('commits every write of the function, or none when it throws', async () => {
+        const kept = await store.withTransaction(async (tx) => {
+          const a = (await tx.objects.insert(obj(), live())).object;
+          await tx.votes.cast({ objectId: a.id, voterId: 'v', kind: 'verify', note: null, evidenceUrl: null }, live());
+          return a;
+        });
+        expect((await store.objects.get(kept.id, live()))?.verificationCount).toBe(1);
+        const lost = obj();
+        await expect(
+          store.withTransaction(async (tx) => {
+            await tx.objects.insert(lost, live());
+            await tx.identity.setReputable('someone', true, clock.now());
+            throw new Error('changed my mind');
+          }),
+        ).rejects.toThrow(/changed my mind/);
+        expect(await store.objects.get(lost.id, live())).toBeNull();
+        expect(await store.identity.isReputable('someone')).toBe(false);
+      });
+
+      it('does not take in, or roll back, writes made outside it while it is open', async () => {
+        const other = obj();
+        const mine = obj();
+        let opened!: () => void;
+        const isOpen = new Promise<void>((resolve) => (opened = resolve));
+        const tx = store.withTransaction(async (t) => {
+          await t.objects.insert(mine, live());
+          opened();
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          throw new Error('roll back');
+        });
+        await isOpen;
+        // Another request's write, made while the transaction is open.
+        const outside = store.objects.insert(other, live());
+        await expect(tx).rejects.toThrow(/roll back/);
+        await outside;
+        expect(await store.objects.get(mine.id, live())).toBeNull();
+        expect(await store.objects.get(other.id, live())).not.toBeNull();
       });
     });
 

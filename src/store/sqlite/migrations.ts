@@ -3,11 +3,7 @@
  * Kept as TypeScript strings so the build carries them without a copy step. Never edit one
  * that has shipped: add the next number.
  */
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+import type { Migration } from '../migration.js';
 
 export const migrations: Migration[] = [
   {

@@ -4,13 +4,16 @@
  */
 import type Database from 'better-sqlite3';
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
-import type { BulkObject, ListQuery, NewObject, ObjectStore, TopicCount } from '../../ports/object-store.js';
+import { importRowProblem } from '../../domain/import-rules.js';
+import { BulkRowError, type BulkObject, type ListQuery, type NewObject, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
+import { runInTransaction, type WriteGate } from './write-gate.js';
 import { getObjectRow, inList, insertRow, limitSql, liveParams, liveSql, SELECT_OBJECT, syncTopicRows, toObject, type ObjectRow, type Sql } from './sqlite-rows.js';
 
 export class SqliteObjects implements ObjectStore {
   constructor(
     private readonly db: Database.Database,
     private readonly sql: Sql,
+    private readonly gate: WriteGate,
   ) {}
 
   async insert(o: NewObject, live: LiveCriteria): Promise<{ object: StoredObject; created: boolean }> {
@@ -122,29 +125,22 @@ export class SqliteObjects implements ObjectStore {
     ).all(params) as TopicCount[];
   }
 
-  async bulkImport<T>(fn: (insert: (rows: readonly BulkObject[]) => void) => Promise<T>): Promise<T> {
-    const db = this.db;
+  bulkImport(batches: AsyncIterable<readonly BulkObject[]>): Promise<number> {
     const parentOf = this.sql('SELECT parent_id IS NULL AS root FROM objects WHERE id = ?');
     const idExists = this.sql('SELECT 1 FROM objects WHERE id = ?');
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = await fn((rows) => {
+    return runInTransaction(this.db, this.gate, async () => {
+      let n = 0;
+      for await (const rows of batches) {
         for (const row of rows) {
-          if (idExists.get(row.id)) throw new Error(`an object with id ${row.id} already exists`);
-          if (row.parentId !== null) {
-            const parent = parentOf.get(row.parentId) as { root: number } | undefined;
-            if (!parent) throw new Error(`parent ${row.parentId} does not exist (parents must come before their replies)`);
-            if (parent.root !== 1) throw new Error(`parent ${row.parentId} is itself a reply`);
-          }
+          const parent = row.parentId === null ? undefined : (parentOf.get(row.parentId) as { root: number } | undefined);
+          const problem = importRowProblem(row, { idTaken: idExists.get(row.id) !== undefined, parent: parent ? { isRoot: parent.root === 1 } : null });
+          if (problem) throw new BulkRowError(row, problem);
           insertRow(this.sql, row, row.hidden, row.withdrawn);
+          n++;
         }
-      });
-      db.exec('COMMIT');
-      return result;
-    } catch (err) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      throw err;
-    }
+      }
+      return n;
+    });
   }
 
   async scan(after: string | null, limit: number, live: LiveCriteria): Promise<StoredObject[]> {

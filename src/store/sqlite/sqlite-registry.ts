@@ -1,89 +1,9 @@
 /** The registry half of the SQLite store: servers, tools and history events (migration 6). */
 import type Database from 'better-sqlite3';
-import { probeTarget, VERDICTS, type HistoryEvent, type HistoryKind, type RegistryEntry, type RemoteHeader, type Verdict } from '../../domain/registry.js';
+import { syncEffect, VERDICTS, type HistoryEvent, type HistoryKind, type RegistryEntry, type Verdict } from '../../domain/registry.js';
 import type { ProbeRecord, RegistryStore, ServerListQuery, ServerRecord, SyncRecord, ToolRow } from '../../ports/registry-store.js';
 import type { Sql } from './sqlite-rows.js';
-
-interface ServerRow {
-  name: string;
-  version: string;
-  title: string | null;
-  description: string;
-  status: string;
-  website_url: string | null;
-  repository_url: string | null;
-  category: string | null;
-  remote_type: string | null;
-  remote_url: string | null;
-  remote_headers: string;
-  published_at: number | null;
-  updated_at: number | null;
-  first_seen_at: number;
-  synced_at: number;
-  verdict: string;
-  fail_streak: number;
-  outcome: string;
-  outcome_detail: string | null;
-  http_status: number | null;
-  protocol_version: string | null;
-  auth_scheme: string | null;
-  auth_metadata_url: string | null;
-  tool_count: number | null;
-  checked_at: number | null;
-  next_probe_at: number | null;
-}
-
-interface ToolDbRow {
-  name: string;
-  title: string | null;
-  description: string | null;
-  input_schema: string;
-  first_seen_at: number;
-  last_seen_at: number;
-  present: number;
-}
-
-function toServer(r: ServerRow): ServerRecord {
-  return {
-    name: r.name,
-    version: r.version,
-    title: r.title,
-    description: r.description,
-    status: r.status as ServerRecord['status'],
-    websiteUrl: r.website_url,
-    repositoryUrl: r.repository_url,
-    category: r.category,
-    remote: r.remote_type && r.remote_url ? { type: r.remote_type as 'sse', url: r.remote_url, headers: JSON.parse(r.remote_headers) as RemoteHeader[] } : null,
-    publishedAt: r.published_at,
-    updatedAt: r.updated_at,
-    firstSeenAt: r.first_seen_at,
-    syncedAt: r.synced_at,
-    verdict: r.verdict as Verdict,
-    failStreak: r.fail_streak,
-    outcome: r.outcome as ServerRecord['outcome'],
-    outcomeDetail: r.outcome_detail,
-    httpStatus: r.http_status,
-    protocolVersion: r.protocol_version,
-    authScheme: r.auth_scheme,
-    authMetadataUrl: r.auth_metadata_url,
-    toolCount: r.tool_count,
-    checkedAt: r.checked_at,
-    nextProbeAt: r.next_probe_at,
-  };
-}
-
-const toTool = (r: ToolDbRow): ToolRow => ({
-  name: r.name,
-  title: r.title,
-  description: r.description,
-  inputSchema: r.input_schema,
-  firstSeenAt: r.first_seen_at,
-  lastSeenAt: r.last_seen_at,
-  present: r.present === 1,
-});
-
-/** `LIKE` pattern for a literal substring. */
-const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+import { likePattern, toServer, toTool, type ServerRow, type ToolDbRow } from '../registry-rows.js';
 
 export class SqliteRegistry implements RegistryStore {
   constructor(
@@ -115,15 +35,14 @@ export class SqliteRegistry implements RegistryStore {
           const old = this.sql('SELECT remote_type, remote_url FROM registry_servers WHERE name = ?').get(e.name) as
             | { remote_type: string | null; remote_url: string | null }
             | undefined;
-          const target = probeTarget(e.remote);
-          const probe = 'url' in target ? { outcome: 'never-probed', next: now } : { outcome: target.reason, next: null };
-          if (!old) {
+          const effect = syncEffect(old ? { remoteType: old.remote_type, remoteUrl: old.remote_url } : null, e.remote, now);
+          if (effect.firstSighting) {
             this.sql(
               `INSERT INTO registry_servers (name, version, title, description, status, website_url, repository_url, category, remote_type, remote_url,
                  remote_headers, published_at, updated_at, first_seen_at, synced_at, outcome, next_probe_at)
                VALUES (@name, @version, @title, @description, @status, @website_url, @repository_url, @category, @remote_type, @remote_url,
                  @remote_headers, @published_at, @updated_at, @now, @now, @outcome, @next)`,
-            ).run({ ...row, ...probe });
+            ).run({ ...row, outcome: effect.reset!.outcome, next: effect.reset!.nextProbeAt });
             this.#insertEvents(e.name, [{ kind: 'first-seen', names: [], at: now }]);
             created.push(e.name);
             continue;
@@ -134,14 +53,13 @@ export class SqliteRegistry implements RegistryStore {
                published_at = @published_at, updated_at = @updated_at, synced_at = @now
              WHERE name = @name`,
           ).run(row);
-          if (old.remote_type !== row.remote_type || old.remote_url !== row.remote_url) {
-            // A new endpoint starts over: nothing observed at the old address holds for it.
+          if (effect.reset) {
             this.sql(
               `UPDATE registry_servers SET remote_type = @remote_type, remote_url = @remote_url, verdict = 'unverified', fail_streak = 0,
                  outcome = @outcome, outcome_detail = NULL, http_status = NULL, auth_scheme = NULL, auth_metadata_url = NULL,
                  checked_at = NULL, next_probe_at = @next
                WHERE name = @name`,
-            ).run({ name: e.name, remote_type: row.remote_type, remote_url: row.remote_url, ...probe });
+            ).run({ name: e.name, remote_type: row.remote_type, remote_url: row.remote_url, outcome: effect.reset.outcome, next: effect.reset.nextProbeAt });
           }
         }
       })

@@ -13,9 +13,10 @@ import type { IdentityStore } from '../../ports/identity-store.js';
 import type { ObjectStore } from '../../ports/object-store.js';
 import type { RegistryStore } from '../../ports/registry-store.js';
 import type { SearchIndex } from '../../ports/search-index.js';
-import type { Store, StoreCapabilities } from '../../ports/store.js';
+import type { Store, StoreCapabilities, StoreTx } from '../../ports/store.js';
 import type { VoteStore } from '../../ports/vote-store.js';
-import { mapBusyErrors } from './busy.js';
+import { guard } from './busy.js';
+import { runInTransaction, WriteGate } from './write-gate.js';
 import { migrations } from './migrations.js';
 import { SqliteEmbedQueue } from './sqlite-embed-queue.js';
 import { SqliteIdentity } from './sqlite-identity.js';
@@ -33,12 +34,14 @@ export class SqliteStore implements Store {
   readonly registry: RegistryStore;
   readonly identity: IdentityStore;
   readonly #db: Database.Database;
+  readonly #gate = new WriteGate();
   /** Prepared statements by SQL text: preparing costs more than running these short queries. */
   readonly #statements = new Map<string, Database.Statement>();
 
   /**
    * Opens (creating folders as needed) the file at `path`, or an in-memory database for
-   * `:memory:`. The instance returned maps busy-database errors to `unavailable` (busy.ts).
+   * `:memory:`. The instance returned, and each half, waits at the write gate and maps
+   * busy-database errors to `unavailable` (busy.ts).
    */
   constructor(path: string, opts: { busyTimeoutMs?: number } = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -57,14 +60,15 @@ export class SqliteStore implements Store {
     }
     this.capabilities = { vectors };
     const sql = (text: string) => this.#sql(text);
-    this.objects = mapBusyErrors(new SqliteObjects(this.#db, sql));
-    this.votes = mapBusyErrors(new SqliteVotes(this.#db, sql));
-    this.search = mapBusyErrors(new SqliteSearchIndex(sql, vectors));
-    this.embeddings = mapBusyErrors(new SqliteEmbedQueue(this.#db, sql));
-    this.registry = mapBusyErrors(new SqliteRegistry(this.#db, sql));
-    this.identity = mapBusyErrors(new SqliteIdentity(this.#db, sql));
-    // A constructor may return another object: callers get the wrapped instance.
-    return mapBusyErrors(this);
+    const gate = this.#gate;
+    this.objects = guard(new SqliteObjects(this.#db, sql, gate), gate);
+    this.votes = guard(new SqliteVotes(this.#db, sql), gate);
+    this.search = guard(new SqliteSearchIndex(sql, vectors), gate);
+    this.embeddings = guard(new SqliteEmbedQueue(this.#db, sql), gate);
+    this.registry = guard(new SqliteRegistry(this.#db, sql), gate);
+    this.identity = guard(new SqliteIdentity(this.#db, sql), gate);
+    // A constructor may return another object: callers get the guarded instance.
+    return guard(this, gate);
   }
 
   #sql(sql: string): Database.Statement {
@@ -94,6 +98,15 @@ export class SqliteStore implements Store {
         record.run(m.version, m.name, Date.now());
       }).immediate();
     }
+  }
+
+  /**
+   * BEGIN IMMEDIATE takes the file's write lock at once, so the transaction is serializable
+   * against other processes; the gate keeps this process's other requests out until it ends.
+   * The halves' own transactions become savepoints inside it.
+   */
+  withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+    return runInTransaction(this.#db, this.#gate, () => fn({ objects: this.objects, votes: this.votes, identity: this.identity }));
   }
 
   async ping(): Promise<void> {

@@ -1,0 +1,96 @@
+/**
+ * The embeddings half of the PostgreSQL store: the durable queue (filled on insert, in the
+ * inserting transaction) and the vectors. Claims lock queue rows with SKIP LOCKED and lease
+ * them, so workers in every instance share the queue without taking one job twice.
+ */
+import type { LiveCriteria } from '../../domain/model.js';
+import type { EmbedJob, EmbedQueue } from '../../ports/embed-queue.js';
+import { all, limitSql, one, run } from './pg-rows.js';
+import type { PgSession } from './pg-session.js';
+import { VECTORS_CHANNEL, type VectorMode } from './pg-vectors.js';
+
+export class PgEmbedQueue implements EmbedQueue {
+  constructor(
+    private readonly db: PgSession,
+    private readonly vectors: () => VectorMode,
+  ) {}
+
+  async enqueueMissing(model: string, live: LiveCriteria): Promise<number> {
+    // Leased jobs keep their leases: their workers may still be running.
+    await run(this.db, 'UPDATE embed_queue SET next_at = 0, attempts = 0 WHERE next_at > 0 OR attempts > 0');
+    return run(
+      this.db,
+      `INSERT INTO embed_queue (seq, enqueued_at)
+       SELECT o.seq, @wall FROM objects o
+       WHERE NOT o.withdrawn AND o.expires_at > @now
+         AND NOT EXISTS (SELECT 1 FROM object_vectors v WHERE v.seq = o.seq AND v.model = @model)
+       ON CONFLICT (seq) DO NOTHING`,
+      { now: live.now, model, wall: Date.now() },
+    );
+  }
+
+  claim(live: LiveCriteria, limit: number, leaseMs: number): Promise<EmbedJob[]> {
+    return this.db.transaction(async (tx) => {
+      for (;;) {
+        const rows = await all<{ seq: number; id: string; title: string; content: string; topics: string[]; attempts: number; dead: boolean }>(
+          tx,
+          `SELECT q.seq, o.id, o.title, o.content, o.topics, q.attempts, (o.withdrawn OR o.expires_at <= @now) AS dead
+           FROM embed_queue q JOIN objects o ON o.seq = q.seq
+           WHERE q.next_at <= @now AND q.lease_until <= @now ORDER BY q.next_at, q.seq ${limitSql(limit)}
+           FOR UPDATE OF q SKIP LOCKED`,
+          { now: live.now },
+        );
+        // Final states never need a vector; hidden and disputed objects may come back, so they keep theirs.
+        const dead = rows.filter((r) => r.dead).map((r) => r.seq);
+        if (dead.length) await run(tx, 'DELETE FROM embed_queue WHERE seq = ANY(@seqs::bigint[])', { seqs: dead });
+        const jobs = rows.filter((r) => !r.dead);
+        if (jobs.length > 0 || rows.length < limit) {
+          if (jobs.length) await run(tx, 'UPDATE embed_queue SET lease_until = @until WHERE seq = ANY(@seqs::bigint[])', { until: live.now + leaseMs, seqs: jobs.map((j) => j.seq) });
+          return jobs.map((r) => ({ id: r.id, title: r.title, content: r.content, topics: r.topics, attempts: r.attempts }));
+        }
+      }
+    });
+  }
+
+  save(model: string, items: { id: string; vector: Float32Array | null }[]): Promise<void> {
+    const mode = this.vectors();
+    return this.db.transaction(async (tx) => {
+      for (const { id, vector } of items) {
+        const row = await one<{ seq: number }>(tx, 'SELECT seq FROM objects WHERE id = @id', { id });
+        if (!row) continue;
+        if (vector) {
+          await run(
+            tx,
+            `INSERT INTO object_vectors (seq, model, embedding${mode === 'pgvector' ? ', vec' : ''})
+             VALUES (@seq, @model, @embedding${mode === 'pgvector' ? ', @embedding::real[]::vector' : ''})
+             ON CONFLICT (seq) DO UPDATE SET model = excluded.model, embedding = excluded.embedding${mode === 'pgvector' ? ', vec = excluded.vec' : ''}`,
+            { seq: row.seq, model, embedding: Array.from(vector) },
+          );
+        } else {
+          await run(tx, 'DELETE FROM object_vectors WHERE seq = @seq', { seq: row.seq });
+        }
+        await run(tx, 'DELETE FROM embed_queue WHERE seq = @seq', { seq: row.seq });
+        // Every instance's in-memory index hears of the change when this transaction commits.
+        if (mode === 'memory') await tx.query('SELECT pg_notify($1, $2)', [VECTORS_CHANNEL, String(row.seq)]);
+      }
+    });
+  }
+
+  async fail(ids: readonly string[], error: string, nextAt: number): Promise<void> {
+    if (ids.length === 0) return;
+    await run(
+      this.db,
+      `UPDATE embed_queue SET attempts = attempts + 1, next_at = @nextAt, lease_until = 0, last_error = @error
+       WHERE seq IN (SELECT seq FROM objects WHERE id = ANY(@ids::text[]))`,
+      { nextAt, error: error.slice(0, 500), ids: [...ids] },
+    );
+  }
+
+  async size(): Promise<number> {
+    return (await one<{ n: number }>(this.db, 'SELECT count(*)::int AS n FROM embed_queue'))!.n;
+  }
+
+  async oldest(): Promise<number | null> {
+    return (await one<{ at: number | null }>(this.db, 'SELECT min(enqueued_at) AS at FROM embed_queue'))!.at;
+  }
+}

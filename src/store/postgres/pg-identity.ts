@@ -1,0 +1,49 @@
+/** The identity half of the PostgreSQL store: keys and reputable authors. */
+import type { AuthorVoteStats } from '../../domain/reputation.js';
+import type { IdentityStore } from '../../ports/identity-store.js';
+import { one, run } from './pg-rows.js';
+import type { PgSession } from './pg-session.js';
+
+export class PgIdentity implements IdentityStore {
+  constructor(private readonly db: PgSession) {}
+
+  async registerKey(keyid: string, jwk: string, now: number): Promise<boolean> {
+    return (await run(this.db, 'INSERT INTO keys (keyid, jwk, created_at) VALUES (@keyid, @jwk, @now) ON CONFLICT DO NOTHING', { keyid, jwk, now })) === 1;
+  }
+
+  async getKey(keyid: string): Promise<string | null> {
+    return (await one<{ jwk: string }>(this.db, 'SELECT jwk FROM keys WHERE keyid = @keyid', { keyid }))?.jwk ?? null;
+  }
+
+  async authorVoteStats(authorId: string, since: number): Promise<AuthorVoteStats> {
+    const row = await one<AuthorVoteStats>(
+      this.db,
+      `SELECT count(*) FILTER (WHERE v.kind = 'verify')::int AS verifications,
+              count(DISTINCT v.voter_id) FILTER (WHERE v.kind = 'verify')::int AS verifiers,
+              count(*) FILTER (WHERE v.kind = 'contradict')::int AS contradictions
+       FROM objects o JOIN votes v ON v.object_id = o.id
+       WHERE o.author_id = @author AND v.voter_id <> @author AND v.updated_at >= @since`,
+      { author: authorId, since },
+    );
+    return { verifications: row!.verifications, verifiers: row!.verifiers, contradictions: row!.contradictions };
+  }
+
+  setReputable(authorId: string, reputable: boolean, now: number): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const changed = reputable
+        ? (await run(tx, 'INSERT INTO reputable_authors (author_id, since) VALUES (@author, @now) ON CONFLICT DO NOTHING', { author: authorId, now })) === 1
+        : (await run(tx, 'DELETE FROM reputable_authors WHERE author_id = @author', { author: authorId })) === 1;
+      if (changed) {
+        await run(tx, `UPDATE objects SET author_trust = CASE WHEN @reputable THEN 'reputable' ELSE author_base_trust END WHERE author_id = @author`, {
+          reputable,
+          author: authorId,
+        });
+      }
+      return changed;
+    });
+  }
+
+  async isReputable(authorId: string): Promise<boolean> {
+    return (await one(this.db, 'SELECT 1 FROM reputable_authors WHERE author_id = @author', { author: authorId })) !== undefined;
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * Numbered PostgreSQL migrations, applied in order under an advisory lock and recorded in
+ * schema_migrations (pg-store.ts). Version 1 is the whole schema of SQLite's migrations 1–9:
+ * this adapter starts there. Never edit one that has shipped: add the next number.
+ */
+import type { Migration } from '../migration.js';
+
+export const pgMigrations: Migration[] = [
+  {
+    version: 1,
+    name: 'objects, topics, votes, settings, full-text vectors, embedding queue, registry, identity',
+    sql: `
+-- Identifiers, slugs and names sort and compare bytewise ("C"), as in SQLite, whatever the database's locale.
+-- Accents folded before indexing, as SQLite's remove_diacritics: café matches cafe.
+CREATE FUNCTION agentboard_fold(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN regexp_replace(normalize(t, NFD), '[\\u0300-\\u036f]', '', 'g');
+
+CREATE TABLE objects (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  id text COLLATE "C" NOT NULL UNIQUE,
+  type text NOT NULL,
+  title text NOT NULL,
+  content text NOT NULL,
+  topics text[] NOT NULL,
+  topics_text text NOT NULL,
+  source_url text,
+  parent_id text COLLATE "C",
+  author_id text COLLATE "C",
+  author_trust text,
+  author_base_trust text,
+  author_domain text,
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  last_verified_at bigint,
+  verification_count integer NOT NULL DEFAULT 0,
+  contradiction_count integer NOT NULL DEFAULT 0,
+  hidden boolean NOT NULL DEFAULT false,
+  withdrawn boolean NOT NULL DEFAULT false,
+  injection boolean NOT NULL DEFAULT false,
+  dedupe_key text COLLATE "C" NOT NULL,
+  -- Title > topics > content, as FTS5's bm25 weights: words as given (lexical mode) and stems (hybrid).
+  words tsvector GENERATED ALWAYS AS (
+    setweight(to_tsvector('simple', agentboard_fold(title)), 'A') ||
+    setweight(to_tsvector('simple', agentboard_fold(topics_text)), 'B') ||
+    setweight(to_tsvector('simple', agentboard_fold(content)), 'C')) STORED,
+  stems tsvector GENERATED ALWAYS AS (
+    setweight(to_tsvector('english', agentboard_fold(title)), 'A') ||
+    setweight(to_tsvector('english', agentboard_fold(topics_text)), 'B') ||
+    setweight(to_tsvector('english', agentboard_fold(content)), 'C')) STORED
+);
+CREATE INDEX objects_type_id ON objects (type, id);
+CREATE INDEX objects_parent_id ON objects (parent_id, id);
+CREATE INDEX objects_dedupe ON objects (dedupe_key);
+CREATE INDEX objects_author ON objects (author_id);
+CREATE INDEX objects_words ON objects USING gin (words);
+CREATE INDEX objects_stems ON objects USING gin (stems);
+
+CREATE TABLE object_topics (
+  topic text COLLATE "C" NOT NULL,
+  object_id text COLLATE "C" NOT NULL,
+  expires_at bigint NOT NULL,
+  hidden boolean NOT NULL,
+  withdrawn boolean NOT NULL,
+  verification_count integer NOT NULL,
+  contradiction_count integer NOT NULL,
+  PRIMARY KEY (topic, object_id)
+);
+CREATE INDEX object_topics_object ON object_topics (object_id, topic);
+CREATE INDEX object_topics_live ON object_topics (topic, expires_at) INCLUDE (hidden, withdrawn, contradiction_count, verification_count);
+
+CREATE TABLE votes (
+  object_id text COLLATE "C" NOT NULL,
+  voter_id text COLLATE "C" NOT NULL,
+  kind text NOT NULL CHECK (kind IN ('verify', 'contradict')),
+  note text,
+  evidence_url text,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  PRIMARY KEY (object_id, voter_id)
+);
+CREATE INDEX votes_recent ON votes (object_id, updated_at DESC, voter_id DESC);
+
+CREATE TABLE settings (
+  key text PRIMARY KEY,
+  value text NOT NULL
+);
+
+CREATE TABLE object_vectors (
+  seq bigint PRIMARY KEY REFERENCES objects (seq) ON DELETE CASCADE,
+  model text NOT NULL,
+  embedding real[] NOT NULL
+);
+CREATE INDEX object_vectors_model ON object_vectors (model, seq);
+
+CREATE TABLE embed_queue (
+  seq bigint PRIMARY KEY REFERENCES objects (seq) ON DELETE CASCADE,
+  attempts integer NOT NULL DEFAULT 0,
+  next_at bigint NOT NULL DEFAULT 0,
+  last_error text,
+  enqueued_at bigint NOT NULL,
+  lease_until bigint NOT NULL DEFAULT 0
+);
+CREATE INDEX embed_queue_due ON embed_queue (next_at, seq);
+
+CREATE TABLE registry_servers (
+  name text COLLATE "C" PRIMARY KEY,
+  version text NOT NULL,
+  title text,
+  description text NOT NULL,
+  status text NOT NULL,
+  website_url text,
+  repository_url text,
+  category text,
+  remote_type text,
+  remote_url text,
+  remote_headers text NOT NULL DEFAULT '[]',
+  published_at bigint,
+  updated_at bigint,
+  first_seen_at bigint NOT NULL,
+  synced_at bigint NOT NULL,
+  verdict text NOT NULL DEFAULT 'unverified',
+  fail_streak integer NOT NULL DEFAULT 0,
+  outcome text NOT NULL,
+  outcome_detail text,
+  http_status integer,
+  protocol_version text,
+  auth_scheme text,
+  auth_metadata_url text,
+  tool_count integer,
+  checked_at bigint,
+  next_probe_at bigint
+);
+CREATE INDEX registry_servers_due ON registry_servers (next_probe_at) WHERE next_probe_at IS NOT NULL AND status <> 'deleted';
+CREATE INDEX registry_servers_verdict ON registry_servers (verdict, name);
+
+CREATE TABLE registry_tools (
+  server_name text COLLATE "C" NOT NULL REFERENCES registry_servers (name) ON DELETE CASCADE,
+  name text COLLATE "C" NOT NULL,
+  title text,
+  description text,
+  input_schema text NOT NULL,
+  first_seen_at bigint NOT NULL,
+  last_seen_at bigint NOT NULL,
+  present boolean NOT NULL DEFAULT true,
+  PRIMARY KEY (server_name, name)
+);
+
+CREATE TABLE registry_events (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  server_name text COLLATE "C" NOT NULL REFERENCES registry_servers (name) ON DELETE CASCADE,
+  kind text NOT NULL,
+  names text NOT NULL DEFAULT '[]',
+  at bigint NOT NULL
+);
+CREATE INDEX registry_events_server ON registry_events (server_name, seq);
+
+CREATE TABLE registry_sync (
+  id integer PRIMARY KEY CHECK (id = 1),
+  attempted_at bigint NOT NULL,
+  ok boolean NOT NULL,
+  error text,
+  succeeded_at bigint,
+  entries integer
+);
+
+CREATE TABLE keys (
+  keyid text PRIMARY KEY,
+  jwk text NOT NULL,
+  created_at bigint NOT NULL
+);
+CREATE TABLE reputable_authors (
+  author_id text PRIMARY KEY,
+  since bigint NOT NULL
+);
+`,
+  },
+];

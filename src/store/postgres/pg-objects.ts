@@ -1,0 +1,141 @@
+/**
+ * The objects half of the PostgreSQL store. Dedupe takes a transaction-scoped advisory lock on
+ * the identity hash, so racing identical publishes, from any number of processes, insert once.
+ */
+import type { LiveCriteria, StoredObject } from '../../domain/model.js';
+import { importRowProblem } from '../../domain/import-rules.js';
+import { BulkRowError, type BulkObject, type ListQuery, type NewObject, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
+import { all, getObjectRow, insertRow, limitSql, liveParams, liveSql, one, run, SELECT_OBJECT, syncTopicRows, toObject, type ObjectRow, type Params } from './pg-rows.js';
+import type { PgSession } from './pg-session.js';
+
+export class PgObjects implements ObjectStore {
+  constructor(private readonly db: PgSession) {}
+
+  insert(o: NewObject, live: LiveCriteria): Promise<{ object: StoredObject; created: boolean }> {
+    return this.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`dedupe:${o.dedupeKey}`]);
+      const existing = await one<{ id: string }>(tx, `SELECT o.id FROM objects o WHERE o.dedupe_key = @key AND ${liveSql('o')} ORDER BY o.id LIMIT 1`, {
+        key: o.dedupeKey,
+        ...liveParams(live),
+      });
+      if (existing) return { object: (await getObjectRow(tx, existing.id, live))!, created: false };
+      await insertRow(tx, o, false, false, Date.now());
+      return { object: (await getObjectRow(tx, o.id, live))!, created: true };
+    });
+  }
+
+  get(id: string, live: LiveCriteria): Promise<StoredObject | null> {
+    return getObjectRow(this.db, id, live);
+  }
+
+  async list(q: ListQuery): Promise<StoredObject[]> {
+    const where = [liveSql('o')];
+    const params: Params = { ...liveParams(q.live) };
+    let from = 'objects o';
+    if (q.topic !== undefined) {
+      from = 'object_topics t JOIN objects o ON o.id = t.object_id';
+      where.push('t.topic = @topic');
+      params.topic = q.topic;
+    }
+    if (q.types?.length) {
+      where.push('o.type = ANY(@types::text[])');
+      params.types = [...q.types];
+    }
+    if (q.parentId === null) where.push('o.parent_id IS NULL');
+    else if (q.parentId !== undefined) {
+      where.push('o.parent_id = @parentId');
+      params.parentId = q.parentId;
+    }
+    if (q.before !== undefined) {
+      where.push('o.id < @before');
+      params.before = q.before;
+    }
+    const rows = await all<ObjectRow>(this.db, `SELECT ${SELECT_OBJECT} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY o.id DESC ${limitSql(q.limit)}`, params);
+    return rows.map(toObject);
+  }
+
+  setHidden(id: string, hidden: boolean, live: LiveCriteria): Promise<StoredObject | null> {
+    return this.#update(id, 'hidden = @value', { value: hidden }, live);
+  }
+
+  setWithdrawn(id: string, live: LiveCriteria): Promise<StoredObject | null> {
+    return this.#update(id, 'withdrawn = true', {}, live);
+  }
+
+  #update(id: string, set: string, params: Params, live: LiveCriteria): Promise<StoredObject | null> {
+    return this.db.transaction(async (tx) => {
+      if ((await run(tx, `UPDATE objects SET ${set} WHERE id = @id`, { id, ...params })) === 0) return null;
+      await syncTopicRows(tx, id);
+      return getObjectRow(tx, id, live);
+    });
+  }
+
+  topTopics(live: LiveCriteria, minCount: number, limit: number): Promise<TopicCount[]> {
+    return all<TopicCount>(
+      this.db,
+      `SELECT t.topic AS slug, count(*)::int AS count FROM object_topics t
+       WHERE ${liveSql('t')} GROUP BY t.topic HAVING count(*) >= @min ORDER BY count DESC, slug ASC ${limitSql(limit)}`,
+      { ...liveParams(live), min: minCount },
+    );
+  }
+
+  async topicCounts(live: LiveCriteria, slugs: readonly string[]): Promise<TopicCount[]> {
+    if (slugs.length === 0) return [];
+    return all<TopicCount>(
+      this.db,
+      `SELECT t.topic AS slug, count(*)::int AS count FROM object_topics t
+       WHERE t.topic = ANY(@slugs::text[]) AND ${liveSql('t')} GROUP BY t.topic ORDER BY count DESC, slug ASC`,
+      { ...liveParams(live), slugs: [...slugs] },
+    );
+  }
+
+  coTopics(live: LiveCriteria, slug: string, limit: number): Promise<TopicCount[]> {
+    return all<TopicCount>(
+      this.db,
+      `WITH co AS (
+         SELECT DISTINCT t2.topic FROM object_topics t1
+         JOIN object_topics t2 ON t2.object_id = t1.object_id AND t2.topic <> t1.topic
+         WHERE t1.topic = @slug AND ${liveSql('t1')})
+       SELECT t.topic AS slug, count(*)::int AS count FROM object_topics t
+       WHERE t.topic IN (SELECT topic FROM co) AND ${liveSql('t')}
+       GROUP BY t.topic ORDER BY count DESC, slug ASC ${limitSql(limit)}`,
+      { ...liveParams(live), slug },
+    );
+  }
+
+  async topicsLike(live: LiveCriteria, terms: readonly string[], limit: number): Promise<TopicCount[]> {
+    const usable = terms.filter((t) => t.length >= 2).slice(0, 16);
+    if (usable.length === 0) return [];
+    return all<TopicCount>(
+      this.db,
+      `SELECT t.topic AS slug, count(*)::int AS count FROM object_topics t
+       WHERE t.topic LIKE ANY(@likes::text[]) AND ${liveSql('t')} GROUP BY t.topic ORDER BY count DESC, slug ASC ${limitSql(limit)}`,
+      { ...liveParams(live), likes: usable.map((t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) },
+    );
+  }
+
+  bulkImport(batches: AsyncIterable<readonly BulkObject[]>): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      let n = 0;
+      for await (const rows of batches) {
+        for (const row of rows) {
+          const taken = await one(tx, 'SELECT 1 FROM objects WHERE id = @id', { id: row.id });
+          const parent = row.parentId === null ? undefined : await one<{ root: boolean }>(tx, 'SELECT parent_id IS NULL AS root FROM objects WHERE id = @id', { id: row.parentId });
+          const problem = importRowProblem(row, { idTaken: taken !== undefined, parent: parent ? { isRoot: parent.root } : null });
+          if (problem) throw new BulkRowError(row, problem);
+          await insertRow(tx, row, row.hidden, row.withdrawn, Date.now());
+          n++;
+        }
+      }
+      return n;
+    });
+  }
+
+  async scan(after: string | null, limit: number, live: LiveCriteria): Promise<StoredObject[]> {
+    const rows = await all<ObjectRow>(this.db, `SELECT ${SELECT_OBJECT} FROM objects o WHERE o.id > @after ORDER BY o.id ${limitSql(limit)}`, {
+      after: after ?? '',
+      ...liveParams(live),
+    });
+    return rows.map(toObject);
+  }
+}

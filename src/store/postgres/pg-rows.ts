@@ -1,0 +1,186 @@
+/**
+ * What the PostgreSQL halves share: named parameters, the object row and its mapping, the
+ * "live" predicate in SQL (mirrors domain/state.ts and sqlite-rows.ts), and the writes several
+ * halves make.
+ */
+import type { LiveCriteria, ObjectType, StoredObject, TrustLevel } from '../../domain/model.js';
+import type { NewObject } from '../../ports/object-store.js';
+import type { PgSession } from './pg-session.js';
+
+export type Params = Record<string, unknown>;
+
+const compiled = new Map<string, { text: string; names: string[] }>();
+
+/** `@name` placeholders to `$n` (one number per distinct name), compiled once per SQL text. */
+function compile(sql: string): { text: string; names: string[] } {
+  let c = compiled.get(sql);
+  if (!c) {
+    const names: string[] = [];
+    // `@@` is the text-search match operator, never a placeholder.
+    const text = sql.replace(/(?<!@)@([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
+      let i = names.indexOf(name);
+      if (i < 0) i = names.push(name) - 1;
+      return `$${i + 1}`;
+    });
+    c = { text, names };
+    compiled.set(sql, c);
+  }
+  return c;
+}
+
+function bind(sql: string, params: Params): [string, unknown[]] {
+  const c = compile(sql);
+  return [
+    c.text,
+    c.names.map((n) => {
+      if (!(n in params)) throw new Error(`missing SQL parameter @${n}`);
+      return params[n];
+    }),
+  ];
+}
+
+export async function all<R>(db: PgSession, sql: string, params: Params = {}): Promise<R[]> {
+  return (await db.query<R>(...bind(sql, params))).rows;
+}
+
+export async function one<R>(db: PgSession, sql: string, params: Params = {}): Promise<R | undefined> {
+  return (await db.query<R>(...bind(sql, params))).rows[0];
+}
+
+/** Runs a write; answers the number of rows it touched. */
+export async function run(db: PgSession, sql: string, params: Params = {}): Promise<number> {
+  return (await db.query(...bind(sql, params))).rowCount;
+}
+
+export interface ObjectRow {
+  seq: number;
+  id: string;
+  type: string;
+  title: string;
+  content: string;
+  topics: string[];
+  source_url: string | null;
+  parent_id: string | null;
+  author_id: string | null;
+  author_trust: string | null;
+  author_domain: string | null;
+  created_at: number;
+  expires_at: number;
+  last_verified_at: number | null;
+  verification_count: number;
+  contradiction_count: number;
+  hidden: boolean;
+  withdrawn: boolean;
+  injection: boolean;
+  reply_count: number;
+}
+
+/** SQL for "live" on the table aliased `alias`; parameters @now and @dmin. Mirrors domain/state.ts. */
+export const liveSql = (alias: string) =>
+  `NOT ${alias}.hidden AND NOT ${alias}.withdrawn AND ${alias}.expires_at > @now ` +
+  `AND NOT (${alias}.contradiction_count >= @dmin AND ${alias}.contradiction_count > ${alias}.verification_count)`;
+
+const OBJECT_COLUMNS =
+  'o.seq, o.id, o.type, o.title, o.content, o.topics, o.source_url, o.parent_id, o.author_id, o.author_trust, o.author_domain, ' +
+  'o.created_at, o.expires_at, o.last_verified_at, o.verification_count, o.contradiction_count, o.hidden, o.withdrawn, o.injection';
+
+export const SELECT_OBJECT = `${OBJECT_COLUMNS}, (SELECT count(*) FROM objects r WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count`;
+
+export const liveParams = (live: LiveCriteria) => ({ now: live.now, dmin: live.disputeMinContradictions });
+
+export function toObject(row: ObjectRow): StoredObject {
+  return {
+    id: row.id,
+    type: row.type as ObjectType,
+    title: row.title,
+    content: row.content,
+    topics: row.topics,
+    sourceUrl: row.source_url,
+    parentId: row.parent_id,
+    author: row.author_id ? { id: row.author_id, trustLevel: row.author_trust as TrustLevel, domain: row.author_domain } : null,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    lastVerifiedAt: row.last_verified_at,
+    verificationCount: row.verification_count,
+    contradictionCount: row.contradiction_count,
+    replyCount: row.reply_count,
+    hidden: row.hidden,
+    withdrawn: row.withdrawn,
+    injectionSuspected: row.injection,
+  };
+}
+
+/** A LIMIT clause with the validated count inlined, as in sqlite-rows.ts. */
+export const limitSql = (n: number) => `LIMIT ${Math.max(0, Math.trunc(n))}`;
+
+export async function getObjectRow(db: PgSession, id: string, live: LiveCriteria): Promise<StoredObject | null> {
+  const row = await one<ObjectRow>(db, `SELECT ${SELECT_OBJECT} FROM objects o WHERE o.id = @id`, { id, ...liveParams(live) });
+  return row ? toObject(row) : null;
+}
+
+/** Copies an object's live-state columns onto its topic rows, which carry them for index-only topic counts. */
+export async function syncTopicRows(db: PgSession, id: string): Promise<void> {
+  await run(
+    db,
+    `UPDATE object_topics t SET expires_at = o.expires_at, hidden = o.hidden, withdrawn = o.withdrawn,
+       verification_count = o.verification_count, contradiction_count = o.contradiction_count
+     FROM objects o WHERE o.id = @id AND t.object_id = @id`,
+    { id },
+  );
+}
+
+/** Inserts one object, its topic rows and its embedding job; the caller holds the transaction. */
+export async function insertRow(db: PgSession, o: NewObject, hidden: boolean, withdrawn: boolean, enqueuedAt: number): Promise<void> {
+  const p = {
+    id: o.id,
+    type: o.type,
+    title: o.title,
+    content: o.content,
+    topics: o.topics,
+    topicsText: o.topics.map((t) => t.replace(/-/g, ' ')).join(' '),
+    sourceUrl: o.sourceUrl,
+    parentId: o.parentId,
+    authorId: o.author?.id ?? null,
+    authorTrust: o.author?.trustLevel ?? null,
+    authorDomain: o.author?.domain ?? null,
+    createdAt: o.createdAt,
+    expiresAt: o.expiresAt,
+    lastVerifiedAt: o.lastVerifiedAt ?? null,
+    verifications: o.verificationCount ?? 0,
+    contradictions: o.contradictionCount ?? 0,
+    hidden,
+    withdrawn,
+    injection: o.injectionSuspected,
+    dedupeKey: o.dedupeKey,
+    enqueuedAt,
+  };
+  await run(
+    db,
+    `WITH inserted AS (
+       INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
+         author_base_trust, author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
+         hidden, withdrawn, injection, dedupe_key)
+       VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId,
+         CASE WHEN EXISTS (SELECT 1 FROM reputable_authors WHERE author_id = @authorId) THEN 'reputable' ELSE @authorTrust::text END,
+         @authorTrust, @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
+         @hidden, @withdrawn, @injection, @dedupeKey)
+       RETURNING seq),
+     topics AS (
+       INSERT INTO object_topics (topic, object_id, expires_at, hidden, withdrawn, verification_count, contradiction_count)
+       SELECT DISTINCT t, @id, @expiresAt, @hidden, @withdrawn, @verifications, @contradictions FROM unnest(@topics::text[]) AS t)
+     INSERT INTO embed_queue (seq, enqueued_at) SELECT seq, @enqueuedAt FROM inserted`,
+    p,
+  );
+}
+
+/** Adds the type and topic filters shared by both search legs. */
+export function addFilters(q: { types?: readonly string[] | undefined; topics?: readonly string[] | undefined }, where: string[], params: Params): void {
+  if (q.types?.length) {
+    where.push('o.type = ANY(@types::text[])');
+    params.types = [...q.types];
+  }
+  if (q.topics?.length) {
+    where.push('EXISTS (SELECT 1 FROM object_topics t WHERE t.object_id = o.id AND t.topic = ANY(@topics::text[]))');
+    params.topics = [...q.topics];
+  }
+}

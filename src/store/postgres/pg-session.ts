@@ -1,0 +1,130 @@
+/**
+ * What the PostgreSQL halves need from a connection: queries, multi-statement scripts,
+ * transactions and LISTEN. node-postgres (a pool) implements it here; the tests implement it
+ * over PGlite too, so one adapter runs on both and its SQL is tested where pgvector exists.
+ */
+import pg from 'pg';
+
+export interface PgResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+export interface PgSession {
+  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<PgResult<R>>;
+  /** Runs a script of several statements without parameters. */
+  exec(script: string): Promise<void>;
+  /**
+   * Runs `fn` in one transaction on one connection: COMMIT when it resolves, ROLLBACK when it
+   * throws. On a session that is already a transaction, `fn` joins it.
+   */
+  transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T>;
+}
+
+/** A session that can also listen, and be closed: the store's root connection. */
+export interface PgRoot extends PgSession {
+  /**
+   * Delivers each NOTIFY payload on `channel`. `onLost` is called when the listening
+   * connection drops (notifications may have been missed); stop() ends the subscription.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onLost: (err: Error) => void): Promise<{ stop(): Promise<void> }>;
+  close(): Promise<void>;
+}
+
+/** int8 and numeric as numbers: the board's counts and epoch-ms times fit a double exactly. */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20 || oid === 1700 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+class ClientSession implements PgSession {
+  constructor(private readonly client: pg.PoolClient) {}
+
+  async query<R>(text: string, params?: readonly unknown[]): Promise<PgResult<R>> {
+    const r = await this.client.query(text, params as unknown[]);
+    return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+  }
+
+  async exec(script: string): Promise<void> {
+    await this.client.query(script);
+  }
+
+  transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T> {
+    return fn(this);
+  }
+}
+
+export interface PoolOptions {
+  url: string;
+  /** Connections this process opens at most. */
+  max: number;
+  /** How long a query waits for a free connection before failing. */
+  connectTimeoutMs: number;
+}
+
+export class PoolSession implements PgRoot {
+  readonly #pool: pg.Pool;
+  readonly #opts: PoolOptions;
+
+  constructor(opts: PoolOptions) {
+    this.#opts = opts;
+    this.#pool = new pg.Pool({ connectionString: opts.url, max: opts.max, connectionTimeoutMillis: opts.connectTimeoutMs, types });
+    // An idle connection the server dropped (restart, failover) is discarded by the pool; the
+    // next query opens another. Without a listener the error would end the process.
+    this.#pool.on('error', () => undefined);
+  }
+
+  async query<R>(text: string, params?: readonly unknown[]): Promise<PgResult<R>> {
+    const r = await this.#pool.query(text, params as unknown[]);
+    return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+  }
+
+  async exec(script: string): Promise<void> {
+    await this.#pool.query(script);
+  }
+
+  async transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await fn(new ClientSession(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      throw err;
+    } finally {
+      // A connection that cannot even roll back is destroyed, not reused.
+      client.release(broken);
+    }
+  }
+
+  async listen(channel: string, onPayload: (payload: string) => void, onLost: (err: Error) => void) {
+    const client = new pg.Client({ connectionString: this.#opts.url, connectionTimeoutMillis: this.#opts.connectTimeoutMs, types });
+    let stopped = false;
+    const lost = (err: Error) => {
+      if (stopped) return;
+      stopped = true;
+      onLost(err);
+      void client.end().catch(() => undefined);
+    };
+    client.on('error', lost);
+    client.on('end', () => lost(new Error('the listening connection ended')));
+    client.on('notification', (n) => {
+      if (n.channel === channel) onPayload(n.payload ?? '');
+    });
+    await client.connect();
+    await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    return {
+      async stop() {
+        stopped = true;
+        await client.end().catch(() => undefined);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.end();
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The Store on PostgreSQL: a pool of connections shared by the halves (objects, votes, search
+ * index, embedding queue, registry, identity), each in its file mirroring the SQLite one of
+ * the same name. Races are closed by the database: advisory locks for dedupe, row locks for
+ * votes, SKIP LOCKED leases for embedding jobs, one advisory lock around migrations.
+ */
+import type { EmbedQueue } from '../../ports/embed-queue.js';
+import type { IdentityStore } from '../../ports/identity-store.js';
+import type { ObjectStore } from '../../ports/object-store.js';
+import type { RegistryStore } from '../../ports/registry-store.js';
+import type { SearchIndex } from '../../ports/search-index.js';
+import type { Store, StoreCapabilities, StoreTx } from '../../ports/store.js';
+import type { VoteStore } from '../../ports/vote-store.js';
+import { PgEmbedQueue } from './pg-embed-queue.js';
+import { PgIdentity } from './pg-identity.js';
+import { pgMigrations } from './pg-migrations.js';
+import { PgObjects } from './pg-objects.js';
+import { PgRegistry } from './pg-registry.js';
+import { one, run } from './pg-rows.js';
+import { PgSearchIndex } from './pg-search-index.js';
+import type { PgRoot, PgSession } from './pg-session.js';
+import { MemoryVectors, PgvectorLeg, type VectorMode } from './pg-vectors.js';
+import { PgVotes } from './pg-votes.js';
+
+export interface PgStoreOptions {
+  /**
+   * `auto`: pgvector when `CREATE EXTENSION vector` succeeds, else vectors in each process's
+   * memory; `memory`: always in memory.
+   */
+  vectorIndex?: 'auto' | 'memory';
+}
+
+/** Serialization failures and deadlocks: the transaction may simply be run again. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+export class PgStore implements Store {
+  readonly objects: ObjectStore;
+  readonly votes: VoteStore;
+  readonly search: SearchIndex;
+  readonly embeddings: EmbedQueue;
+  readonly registry: RegistryStore;
+  readonly identity: IdentityStore;
+  readonly #db: PgRoot;
+  readonly #opts: PgStoreOptions;
+  #mode: VectorMode = 'memory';
+  #leg: PgvectorLeg | MemoryVectors;
+
+  constructor(db: PgRoot, opts: PgStoreOptions = {}) {
+    this.#db = db;
+    this.#opts = opts;
+    this.#leg = new MemoryVectors(db);
+    this.objects = new PgObjects(db);
+    this.votes = new PgVotes(db);
+    this.search = new PgSearchIndex(db, () => this.#leg);
+    this.embeddings = new PgEmbedQueue(db, () => this.#mode);
+    this.registry = new PgRegistry(db);
+    this.identity = new PgIdentity(db);
+  }
+
+  /** Known once migrate() has looked for pgvector. */
+  get capabilities(): StoreCapabilities {
+    return { vectors: { available: true, answeredBy: this.#mode === 'pgvector' ? 'approximate-index' : 'process-memory' } };
+  }
+
+  async withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#db.transaction(async (tx) => {
+          await tx.exec('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE');
+          return fn(halves(tx));
+        });
+      } catch (err) {
+        if (attempt >= 8 || !RETRYABLE.has((err as { code?: string }).code ?? '')) throw err;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+      }
+    }
+  }
+
+  /**
+   * Applies pending migrations in one transaction under an advisory lock (per schema): of ten
+   * instances starting at once, one migrates and the others find the work done. Then looks
+   * for pgvector, which may be installed later: each start looks again.
+   */
+  async migrate(): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('agentboard-migrate:' || current_schema(), 0))`);
+      await tx.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)');
+      for (const m of pgMigrations) {
+        if (await one(tx, 'SELECT 1 FROM schema_migrations WHERE version = @v', { v: m.version })) continue;
+        await tx.exec(m.sql);
+        await run(tx, 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (@v, @name, @at)', { v: m.version, name: m.name, at: Date.now() });
+      }
+      this.#mode = this.#opts.vectorIndex !== 'memory' && (await installPgvector(tx)) ? 'pgvector' : 'memory';
+    });
+    const previous = this.#leg;
+    this.#leg = this.#mode === 'pgvector' ? new PgvectorLeg(this.#db) : previous instanceof MemoryVectors ? previous : new MemoryVectors(this.#db);
+    if (previous !== this.#leg && previous instanceof MemoryVectors) await previous.close();
+  }
+
+  async ping(): Promise<void> {
+    await this.#db.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    if (this.#leg instanceof MemoryVectors) await this.#leg.close();
+    await this.#db.close();
+  }
+
+  async getSetting(key: string): Promise<string | null> {
+    return (await one<{ value: string }>(this.#db, 'SELECT value FROM settings WHERE key = @key', { key }))?.value ?? null;
+  }
+
+  async initSetting(key: string, value: string): Promise<string> {
+    await run(this.#db, 'INSERT INTO settings (key, value) VALUES (@key, @value) ON CONFLICT (key) DO NOTHING', { key, value });
+    return (await this.getSetting(key))!;
+  }
+}
+
+function halves(tx: PgSession): StoreTx {
+  return { objects: new PgObjects(tx), votes: new PgVotes(tx), identity: new PgIdentity(tx) };
+}
+
+/**
+ * Installs pgvector if the server has it (a failure is caught inside, so the transaction goes
+ * on) and gives the vectors their `vector` copy. True when pgvector is in use.
+ */
+async function installPgvector(tx: PgSession): Promise<boolean> {
+  await tx.exec(`DO $$ BEGIN CREATE EXTENSION IF NOT EXISTS vector; EXCEPTION WHEN OTHERS THEN NULL; END $$`);
+  if (!(await one(tx, `SELECT 1 FROM pg_extension WHERE extname = 'vector'`))) return false;
+  await tx.exec('ALTER TABLE object_vectors ADD COLUMN IF NOT EXISTS vec vector');
+  await tx.exec('UPDATE object_vectors SET vec = embedding::vector WHERE vec IS NULL');
+  return true;
+}

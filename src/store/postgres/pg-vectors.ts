@@ -1,0 +1,233 @@
+/**
+ * The semantic leg on PostgreSQL, answered one of two ways:
+ * - `pgvector`: a `vector` copy of each embedding, an HNSW cosine index per model (a partial
+ *   expression index, since models differ in dimension), and an exact re-rank of its candidates;
+ *   an exact scan when filters leave the index fewer candidates than asked for.
+ * - `memory`: where pgvector is not installed, vectors stay `real[]` and each process holds
+ *   them in memory (MemoryVectors), kept current through LISTEN/NOTIFY; the database still
+ *   applies the live rule and the filters to the nearest candidates.
+ */
+import type { LiveCriteria } from '../../domain/model.js';
+import type { SemanticHit, SemanticQuery } from '../../ports/search-index.js';
+import { addFilters, all, liveParams, liveSql, SELECT_OBJECT, toObject, type ObjectRow, type Params } from './pg-rows.js';
+import type { PgRoot, PgSession } from './pg-session.js';
+
+export const VECTORS_CHANNEL = 'agentboard_vectors';
+export type VectorMode = 'pgvector' | 'memory';
+
+const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const vectorText = (v: Float32Array) => `[${Array.from(v).join(',')}]`;
+const indexName = (model: string, dim: number) => {
+  let h = 0;
+  for (const ch of model) h = (Math.imul(h, 31) + ch.codePointAt(0)!) >>> 0;
+  return `object_vectors_hnsw_${h.toString(36)}_${dim}`;
+};
+
+/** Live objects among `seqs` that pass the filters, by seq. */
+async function liveAmong(db: PgSession, seqs: number[], q: { live: LiveCriteria; types?: readonly string[] | undefined; topics?: readonly string[] | undefined }) {
+  const params: Params = { ...liveParams(q.live), seqs };
+  const where = ['o.seq = ANY(@seqs::bigint[])', liveSql('o')];
+  addFilters(q, where, params);
+  const rows = await all<ObjectRow>(db, `SELECT ${SELECT_OBJECT} FROM objects o WHERE ${where.join(' AND ')}`, params);
+  return new Map(rows.map((r) => [r.seq, r]));
+}
+
+export class PgvectorLeg {
+  readonly #indexed = new Set<string>();
+
+  constructor(private readonly db: PgSession) {}
+
+  /** Creates the model's HNSW index once per process (IF NOT EXISTS: racing instances are fine). */
+  async ensureIndex(model: string, dim: number): Promise<void> {
+    const name = indexName(model, dim);
+    if (this.#indexed.has(name)) return;
+    await this.db
+      .exec(`CREATE INDEX IF NOT EXISTS ${name} ON object_vectors USING hnsw ((vec::vector(${dim})) vector_cosine_ops) WHERE model = ${literal(model)}`)
+      .catch((err: { code?: string }) => {
+        // Another instance created it between our check and our CREATE.
+        if (err.code !== '23505' && err.code !== '42P07') throw err;
+      });
+    this.#indexed.add(name);
+  }
+
+  async nearest(q: SemanticQuery): Promise<SemanticHit[]> {
+    const dim = q.vector.length;
+    await this.ensureIndex(q.model, dim);
+    const params: Params = { ...liveParams(q.live), q: vectorText(q.vector) };
+    const where = [`v.model = ${literal(q.model)}`, liveSql('o')];
+    addFilters(q, where, params);
+    const search = (db: PgSession, distance: string) =>
+      all<ObjectRow & { similarity: number }>(
+        db,
+        `WITH c AS (
+           SELECT v.seq, ${distance} AS dist FROM object_vectors v JOIN objects o ON o.seq = v.seq
+           WHERE ${where.join(' AND ')} ORDER BY ${distance} LIMIT ${Math.max(0, Math.trunc(q.limit))})
+         SELECT ${SELECT_OBJECT}, 1 - c.dist AS similarity FROM c JOIN objects o ON o.seq = c.seq ORDER BY c.dist, o.seq`,
+        params,
+      );
+    // The index walk (the expression matches the index), with iterative scans so filters do
+    // not starve it; the outer ORDER BY re-ranks its candidates by exact distance.
+    const approximate = await this.db.transaction(async (tx) => {
+      await tx.exec(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(40, q.limit * 2))}; SET LOCAL hnsw.iterative_scan = relaxed_order`);
+      return search(tx, `(v.vec::vector(${dim})) <=> @q::vector(${dim})`);
+    });
+    // Fewer than asked: the filters may hide more than the index walk reached. An exact scan
+    // (an expression no index matches) over the filtered set is then correct.
+    const rows = approximate.length < q.limit ? await search(this.db, 'v.vec <=> @q::vector') : approximate;
+    return rows.map((r) => ({ object: toObject(r), similarity: r.similarity }));
+  }
+}
+
+interface ModelVectors {
+  dim: number;
+  seqs: number[];
+  /** Unit vectors, `dim` floats each, in the order of `seqs`. */
+  data: Float32Array;
+  at: Map<number, number>;
+}
+
+/**
+ * Every vector of a model in this process's memory: about 4 × dimension + 60 bytes per object.
+ * Loaded on the first query of a model; NOTIFY payloads (object seqs) bring changes from every
+ * instance; a lost listening connection drops the index, which reloads on the next query.
+ */
+export class MemoryVectors {
+  readonly #models = new Map<string, Promise<ModelVectors>>();
+  #listening: Promise<{ stop(): Promise<void> }> | null = null;
+  #pending = new Set<number>();
+  #flushing: Promise<void> | null = null;
+
+  constructor(private readonly db: PgRoot) {}
+
+  async nearest(q: SemanticQuery): Promise<SemanticHit[]> {
+    const m = await this.#load(q.model);
+    if (m.seqs.length === 0 || m.dim !== q.vector.length) return [];
+    await this.#flushing;
+    const sims = new Float32Array(m.seqs.length);
+    for (let i = 0, off = 0; i < m.seqs.length; i++, off += m.dim) {
+      let dot = 0;
+      for (let d = 0; d < m.dim; d++) dot += m.data[off + d]! * q.vector[d]!;
+      sims[i] = dot;
+    }
+    const order = Uint32Array.from(sims.keys()).sort((a, b) => sims[b]! - sims[a]! || m.seqs[a]! - m.seqs[b]!);
+    // Nearest first, in growing slices, until enough pass the live rule and the filters.
+    const hits: SemanticHit[] = [];
+    for (let from = 0, size = Math.max(64, q.limit * 4); from < order.length && hits.length < q.limit; from += size, size *= 4) {
+      const slice = Array.from(order.subarray(from, from + size));
+      const found = await liveAmong(this.db, slice.map((i) => m.seqs[i]!), q);
+      for (const i of slice) {
+        const row = found.get(m.seqs[i]!);
+        if (row && hits.length < q.limit) hits.push({ object: toObject(row), similarity: sims[i]! });
+      }
+    }
+    return hits;
+  }
+
+  /** Forgets every loaded model; the next query reloads. */
+  drop(): void {
+    this.#models.clear();
+  }
+
+  async close(): Promise<void> {
+    const l = this.#listening;
+    this.#listening = null;
+    this.drop();
+    await (await l?.catch(() => null))?.stop();
+  }
+
+  #load(model: string): Promise<ModelVectors> {
+    let m = this.#models.get(model);
+    if (!m) {
+      m = this.#listen().then(() => this.#read(model));
+      this.#models.set(model, m);
+      m.catch(() => this.#models.delete(model));
+    }
+    return m;
+  }
+
+  /** Subscribes before the first load, so no change between the load and the subscription is missed. */
+  #listen(): Promise<unknown> {
+    this.#listening ??= this.db.listen(
+      VECTORS_CHANNEL,
+      (payload) => {
+        const seq = Number(payload);
+        if (!Number.isSafeInteger(seq)) return;
+        this.#pending.add(seq);
+        this.#flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#flush());
+      },
+      () => {
+        // Notifications may have been missed: start over on the next query.
+        this.#listening = null;
+        this.drop();
+      },
+    );
+    this.#listening.catch(() => (this.#listening = null));
+    return this.#listening;
+  }
+
+  async #read(model: string): Promise<ModelVectors> {
+    const m: ModelVectors = { dim: 0, seqs: [], data: new Float32Array(0), at: new Map() };
+    let after = 0;
+    for (;;) {
+      const rows = await all<{ seq: number; embedding: number[] }>(
+        this.db,
+        'SELECT seq, embedding FROM object_vectors WHERE model = @model AND seq > @after ORDER BY seq LIMIT 5000',
+        { model, after },
+      );
+      for (const r of rows) put(m, r.seq, r.embedding);
+      if (rows.length < 5000) return m;
+      after = rows[rows.length - 1]!.seq;
+    }
+  }
+
+  async #flush(): Promise<void> {
+    const seqs = [...this.#pending];
+    this.#pending.clear();
+    try {
+      const rows = await all<{ seq: number; model: string; embedding: number[] }>(this.db, 'SELECT seq, model, embedding FROM object_vectors WHERE seq = ANY(@seqs::bigint[])', { seqs });
+      const byModel = new Map(await Promise.all([...this.#models].map(async ([name, p]) => [name, await p.catch(() => null)] as const)));
+      const found = new Set(rows.map((r) => r.seq));
+      for (const m of byModel.values()) if (m) for (const s of seqs) if (!found.has(s)) remove(m, s);
+      for (const r of rows) {
+        for (const [name, m] of byModel) {
+          if (!m) continue;
+          if (name === r.model) put(m, r.seq, r.embedding);
+          else remove(m, r.seq);
+        }
+      }
+    } catch {
+      this.drop();
+    } finally {
+      this.#flushing = null;
+    }
+  }
+}
+
+function put(m: ModelVectors, seq: number, embedding: number[]): void {
+  if (m.dim === 0) m.dim = embedding.length;
+  if (embedding.length !== m.dim) return;
+  let i = m.at.get(seq);
+  if (i === undefined) {
+    i = m.seqs.push(seq) - 1;
+    m.at.set(seq, i);
+    if (m.data.length < m.seqs.length * m.dim) {
+      const grown = new Float32Array(Math.max(m.dim * 1024, m.data.length * 2));
+      grown.set(m.data);
+      m.data = grown;
+    }
+  }
+  m.data.set(embedding, i * m.dim);
+}
+
+function remove(m: ModelVectors, seq: number): void {
+  const i = m.at.get(seq);
+  if (i === undefined) return;
+  // Move the last vector into the hole.
+  const last = m.seqs.length - 1;
+  const lastSeq = m.seqs[last]!;
+  m.data.copyWithin(i * m.dim, last * m.dim, (last + 1) * m.dim);
+  m.seqs[i] = lastSeq;
+  m.at.set(lastSeq, i);
+  m.seqs.pop();
+  m.at.delete(seq);
+}

@@ -1,0 +1,49 @@
+/**
+ * The votes half of the PostgreSQL store. The object's row is locked first, so one object's
+ * votes are applied one at a time (from any process) and the counts move with the vote.
+ */
+import type { LiveCriteria, VoteKind } from '../../domain/model.js';
+import { voteEffect } from '../../domain/votes.js';
+import type { VoteInput, VoteOutcome, VoteStore } from '../../ports/vote-store.js';
+import { all, getObjectRow, limitSql, one, run, syncTopicRows } from './pg-rows.js';
+import type { PgSession } from './pg-session.js';
+
+export class PgVotes implements VoteStore {
+  constructor(private readonly db: PgSession) {}
+
+  cast(v: VoteInput, live: LiveCriteria): Promise<VoteOutcome | null> {
+    return this.db.transaction(async (tx): Promise<VoteOutcome | null> => {
+      if (!(await one(tx, 'SELECT 1 FROM objects WHERE id = @id FOR UPDATE', { id: v.objectId }))) return null;
+      const prior = await one<{ kind: VoteKind }>(tx, 'SELECT kind FROM votes WHERE object_id = @o AND voter_id = @v', { o: v.objectId, v: v.voterId });
+      const effect = voteEffect(prior?.kind ?? null, v.kind);
+      if (!effect.changed) return { changed: false, object: (await getObjectRow(tx, v.objectId, live))! };
+      await run(
+        tx,
+        `INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at)
+         VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now)
+         ON CONFLICT (object_id, voter_id) DO UPDATE SET kind = excluded.kind, note = excluded.note,
+           evidence_url = excluded.evidence_url, updated_at = excluded.updated_at`,
+        { objectId: v.objectId, voterId: v.voterId, kind: v.kind, note: v.note, evidenceUrl: v.evidenceUrl, now: live.now },
+      );
+      await run(
+        tx,
+        `UPDATE objects SET verification_count = verification_count + @dv, contradiction_count = contradiction_count + @dc,
+           last_verified_at = CASE WHEN @verified THEN @now ELSE last_verified_at END WHERE id = @id`,
+        { dv: effect.verifications, dc: effect.contradictions, verified: effect.verified, now: live.now, id: v.objectId },
+      );
+      await syncTopicRows(tx, v.objectId);
+      return { changed: true, object: (await getObjectRow(tx, v.objectId, live))! };
+    });
+  }
+
+  async list(objectId: string, q: { limit: number; after?: { updatedAt: number; voterId: string } }) {
+    const rows = await all<{ kind: VoteKind; note: string | null; evidence_url: string | null; voter_id: string; created_at: number; updated_at: number }>(
+      this.db,
+      `SELECT kind, note, evidence_url, voter_id, created_at, updated_at FROM votes
+       WHERE object_id = @objectId ${q.after ? 'AND (updated_at, voter_id) < (@updatedAt, @voterId)' : ''}
+       ORDER BY updated_at DESC, voter_id DESC ${limitSql(q.limit)}`,
+      { objectId, ...(q.after ?? {}) },
+    );
+    return rows.map((r) => ({ kind: r.kind, note: r.note, evidenceUrl: r.evidence_url, voterId: r.voter_id, createdAt: r.created_at, updatedAt: r.updated_at }));
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The Store contract on PGlite (PostgreSQL in WebAssembly, with pgvector): the same SQL as on a
+ * server, with the semantic leg answered by an HNSW index; and once with vectors in memory.
+ */
+import { expect, it } from 'vitest';
+import { PgliteSession, pgliteStores } from '../helpers/pg.js';
+import { PgStore } from '../../src/store/postgres/pg-store.js';
+import { runStoreContract } from './store.case.js';
+
+runStoreContract({ name: 'pglite + pgvector', makeStore: pgliteStores() });
+runStoreContract({ name: 'pglite, vectors in memory', makeStore: pgliteStores({ vectorIndex: 'memory' }) });
+
+it('pglite: answers the semantic leg from the HNSW index when pgvector is installed', async () => {
+  const session = await PgliteSession.create();
+  const store = new PgStore(session);
+  await store.migrate();
+  expect(store.capabilities.vectors).toEqual({ available: true, answeredBy: 'approximate-index' });
+  const live = { now: Date.now(), disputeMinContradictions: 2 };
+  const ids: string[] = [];
+  for (let i = 0; i < 50; i++) {
+    const id = `01J000000000000000000000${String(i).padStart(2, '0')}`;
+    ids.push(id);
+    await store.objects.insert({ id, type: 'finding', title: id, content: id, topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id }, live);
+    const angle = (i / 50) * Math.PI;
+    await store.embeddings.save('m', [{ id, vector: Float32Array.of(Math.cos(angle), Math.sin(angle), 0) }]);
+  }
+  const hits = await store.search.semantic({ live, vector: Float32Array.of(1, 0, 0), model: 'm', limit: 3 });
+  expect(hits.map((h) => h.object.id)).toEqual(ids.slice(0, 3));
+  expect(hits[0]!.similarity).toBeCloseTo(1, 5);
+  // The planner walks the model's HNSW index for this query shape.
+  await session.exec('SET enable_seqscan = off');
+  const plan = await session.query<{ 'QUERY PLAN': string }>(
+    `EXPLAIN SELECT seq FROM object_vectors v WHERE v.model = 'm' ORDER BY (v.vec::vector(3)) <=> '[1,0,0]'::vector(3) LIMIT 3`,
+  );
+  expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/object_vectors_hnsw_/);
+  await store.close();
+});

@@ -1,0 +1,56 @@
+/**
+ * The Store contract on the machine's PostgreSQL (a fresh schema per test), where pgvector is
+ * not installed: the semantic leg is answered from process memory, kept current by NOTIFY.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { freshSchema, pgUnavailable, realPgStore } from '../helpers/pg.js';
+import { PoolSession } from '../../src/store/postgres/pg-session.js';
+import { PgStore } from '../../src/store/postgres/pg-store.js';
+import { runStoreContract } from './store.case.js';
+
+const unavailable = await pgUnavailable();
+if (unavailable) console.warn(`skipping the PostgreSQL store suite: ${unavailable}`);
+
+describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
+  runStoreContract({ name: 'postgres', makeStore: () => realPgStore() });
+
+  it('migrates once when ten stores start at once on one schema', async () => {
+    const { url, drop } = await freshSchema();
+    const stores = Array.from({ length: 10 }, () => new PgStore(new PoolSession({ url, max: 2, connectTimeoutMs: 5000 })));
+    try {
+      await Promise.all(stores.map((s) => s.migrate()));
+      const { rows } = await new PoolSession({ url, max: 1, connectTimeoutMs: 5000 }).query<{ n: number }>('SELECT count(*) AS n FROM schema_migrations');
+      expect(rows[0]!.n).toBeGreaterThan(0);
+      expect(stores.every((s) => s.capabilities.vectors.available && s.capabilities.vectors.answeredBy === 'process-memory')).toBe(true);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+      await drop();
+    }
+  });
+
+  it('keeps every instance’s in-memory vectors current through NOTIFY', async () => {
+    const { store: a, url, dispose } = await realPgStore();
+    const b = new PgStore(new PoolSession({ url, max: 2, connectTimeoutMs: 5000 }));
+    try {
+      await a.migrate();
+      await b.migrate();
+      const live = { now: Date.now(), disputeMinContradictions: 2 };
+      const row = (id: string) => ({ id, type: 'finding' as const, title: id, content: id, topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id });
+      await a.objects.insert(row('01J00000000000000000000001'), live);
+      const q = { live, vector: Float32Array.of(1, 0), model: 'm', limit: 5 };
+      // b loads its index (one vector), then a saves another: b hears of it.
+      await a.embeddings.save('m', [{ id: '01J00000000000000000000001', vector: Float32Array.of(1, 0) }]);
+      expect((await b.search.semantic(q)).map((h) => h.object.id)).toEqual(['01J00000000000000000000001']);
+      await a.objects.insert(row('01J00000000000000000000002'), live);
+      await a.embeddings.save('m', [{ id: '01J00000000000000000000002', vector: Float32Array.of(0.8, 0.6) }]);
+      await expect.poll(async () => (await b.search.semantic(q)).map((h) => h.object.id), { timeout: 5000 }).toEqual(['01J00000000000000000000001', '01J00000000000000000000002']);
+      await a.embeddings.save('m', [{ id: '01J00000000000000000000001', vector: null }]);
+      await expect.poll(async () => (await b.search.semantic(q)).map((h) => h.object.id), { timeout: 5000 }).toEqual(['01J00000000000000000000002']);
+    } finally {
+      await b.close();
+      await dispose();
+    }
+  });
+});
+
+beforeAll(() => undefined);
