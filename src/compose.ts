@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { AppServices } from './http/services.js';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { Board } from './service/board.js';
 import { systemClock } from './clock.js';
 import type { Clock, Ids } from './ports/clock.js';
@@ -21,6 +21,8 @@ import { LocalEmbedder } from './embed/local-embedder.js';
 import { OpenAiEmbedder } from './embed/openai-embedder.js';
 import type { Embedder } from './ports/embedder.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
+import { PgStore } from './store/postgres/pg-store.js';
+import { PoolSession } from './store/postgres/pg-session.js';
 import type { ProbeRunDeps } from './registry/probe-runner.js';
 import { RegistryRunner } from './registry/runner.js';
 import type { SyncDeps } from './registry/sync.js';
@@ -28,8 +30,22 @@ import { BoardMetrics } from './metrics.js';
 import { APP_VERSION } from './version.js';
 
 export function openStore(config: Config): Store {
-  if (config.database.kind === 'sqlite') return new SqliteStore(config.database.path, { busyTimeoutMs: config.database.busyTimeoutMs });
-  throw new Error('DATABASE_URL=postgres://… is not supported yet: this build has the embedded SQLite store only (use sqlite:<path>).');
+  const d = config.database;
+  if (d.kind === 'sqlite') return new SqliteStore(d.path, { busyTimeoutMs: d.busyTimeoutMs });
+  return new PgStore(new PoolSession({ url: d.url, max: d.poolSize, connectTimeoutMs: d.connectTimeoutMs }), { vectorIndex: d.vectorIndex });
+}
+
+/**
+ * A board on PostgreSQL is one that may run as several instances, and without Redis its rate
+ * limits, signature nonces, key-directory cache and registry lock would each be per process:
+ * wrong as soon as a second instance starts. So it does not start without REDIS_URL.
+ */
+export function checkSharedState(config: Config): void {
+  if (config.database.kind === 'postgres' && !config.redisUrl) {
+    throw new ConfigError([
+      'REDIS_URL: is required when DATABASE_URL is PostgreSQL: rate limits, signature nonces, the key-directory cache and the registry lock must be shared by every instance (use sqlite:<path> for a single process without Redis)',
+    ]);
+  }
 }
 
 /** Redis when REDIS_URL is set (shared by every process), else in-process (one process only). */
@@ -101,6 +117,7 @@ export interface Board$ {
 /** Opens everything, migrates, and returns the app with a close() that releases it all. */
 export async function buildBoard(config: Config, log: Logger, overrides: Overrides = {}): Promise<Board$> {
   const clock = overrides.clock ?? systemClock;
+  if (!overrides.kv) checkSharedState(config);
   const store = overrides.store ?? openStore(config);
   const kv = overrides.kv ?? openKv(config);
   await store.migrate();

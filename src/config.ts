@@ -34,6 +34,12 @@ const EnvSchema = z.object({
     .default('sqlite:./data/board.db'),
   /** How long a write waits for another process's write lock before answering 503. */
   SQLITE_BUSY_TIMEOUT_MS: int(0).default(5000),
+  /** PostgreSQL connections each process opens at most. */
+  DATABASE_POOL_SIZE: int(1, 1000).default(10),
+  /** How long a PostgreSQL query waits for a connection before failing (503). */
+  DATABASE_CONNECT_TIMEOUT_MS: int(100).default(5000),
+  /** PostgreSQL: `auto` uses pgvector when it can be installed, else vectors in each process's memory; `memory` always. */
+  VECTOR_INDEX: z.enum(['auto', 'memory']).default('auto'),
   REDIS_URL: z.string().url().optional(),
   EMBEDDINGS: z.enum(['local', 'openai', 'none']).default('local'),
   /** A local model folder (default: the bundled potion-base-2M, offline) or a hub id. */
@@ -147,7 +153,9 @@ export interface Config {
   port: number;
   host: string;
   baseUrl: string | undefined;
-  database: { kind: 'sqlite'; path: string; busyTimeoutMs: number } | { kind: 'postgres'; url: string };
+  database:
+    | { kind: 'sqlite'; path: string; busyTimeoutMs: number }
+    | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutMs: number; vectorIndex: 'auto' | 'memory' };
   redisUrl: string | undefined;
   embeddings: {
     provider: 'local' | 'openai' | 'none';
@@ -229,7 +237,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const e = parsed.data;
   const database = e.DATABASE_URL.startsWith('sqlite:')
     ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('sqlite:'.length) || ':memory:', busyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS } as const)
-    : ({ kind: 'postgres', url: e.DATABASE_URL } as const);
+    : ({ kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, vectorIndex: e.VECTOR_INDEX } as const);
   const config: Config = {
     port: e.PORT,
     host: e.HOST,

@@ -8,6 +8,8 @@ export const text = (min: number, max: number, description?: string) =>
   z
     .string()
     .superRefine((s, ctx) => {
+      // U+0000 carries no meaning in text, and PostgreSQL cannot store it: refused on every store.
+      if (s.includes('\u0000')) ctx.addIssue({ code: 'custom', message: 'must not contain the NUL character (U+0000)' });
       const n = codePoints(s);
       if (n < min) ctx.addIssue({ code: 'custom', message: min === 1 ? 'must not be empty' : `must be at least ${min} characters` });
       else if (n > max) ctx.addIssue({ code: 'custom', message: `must be at most ${max} characters` });

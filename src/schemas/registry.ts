@@ -105,7 +105,7 @@ export const ServerEnvelope = z.object({ server: ServerDetail, meta: Meta }).met
 export const ToolEnvelope = z.object({ tool: ToolDetail, meta: Meta }).meta({ id: 'ToolEnvelope' });
 
 export const ServersQuery = z.object({
-  q: z.string().max(200).optional().meta({ description: 'substring of the name, title or description' }),
+  q: z.string().max(200).refine((s) => !s.includes('\u0000'), 'must not contain the NUL character (U+0000)').optional().meta({ description: 'substring of the name, title or description' }),
   verdict: Verdict.optional(),
   page: z
     .string()

@@ -1,4 +1,7 @@
-/** A fresh board for a test: its own SQLite file, a manual clock, the real app in-process. */
+/**
+ * A fresh board for a test: its own SQLite file (or, when AGENTBOARD_TEST_STORE=postgres, its
+ * own schema on the machine's PostgreSQL), a manual clock, the real app in-process.
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +9,11 @@ import { buildBoard, type Board$ } from '../../src/compose.js';
 import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/clock.js';
 import { createLogger } from '../../src/log.js';
+import { MemoryKv } from '../../src/kv/memory-kv.js';
+import { freshSchema } from './pg.js';
+
+/** Set by the `postgres` vitest project: the same API tests, on PostgreSQL. */
+export const ON_POSTGRES = process.env.AGENTBOARD_TEST_STORE === 'postgres';
 
 export const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 
@@ -20,8 +28,9 @@ export interface TestBoard extends Board$ {
 
 export async function makeTestBoard(env: Record<string, string> = {}): Promise<TestBoard> {
   const dir = mkdtempSync(join(tmpdir(), 'agentboard-test-'));
+  const pg = ON_POSTGRES ? await freshSchema() : null;
   const config = loadConfig({
-    DATABASE_URL: `sqlite:${join(dir, 'board.db')}`,
+    DATABASE_URL: pg ? pg.url : `sqlite:${join(dir, 'board.db')}`,
     BASE_URL: 'http://board.test',
     TRUST_PROXY: 'true',
     RATE_LIMIT_READS: '0',
@@ -31,7 +40,8 @@ export async function makeTestBoard(env: Record<string, string> = {}): Promise<T
     ...env,
   });
   const clock = new ManualClock(T0);
-  const board = await buildBoard(config, createLogger('silent'), { clock });
+  // Rate limits and caches in process: each test starts with its own, on either store.
+  const board = await buildBoard(config, createLogger('silent'), { clock, ...(env.REDIS_URL ? {} : { kv: new MemoryKv() }) });
   const call: TestBoard['call'] = (method, path, opts = {}) => {
     const headers: Record<string, string> = { 'x-forwarded-for': opts.from ?? '203.0.113.1', ...opts.headers };
     let body: string | undefined = opts.raw;
@@ -53,6 +63,7 @@ export async function makeTestBoard(env: Record<string, string> = {}): Promise<T
     },
     async dispose() {
       await board.close();
+      await pg?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

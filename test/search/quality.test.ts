@@ -5,14 +5,18 @@
  * (hybrid at least as good as lexical on exact queries, paraphrases well ahead of lexical).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { evaluate, type Evaluation } from '../../src/eval/evaluate.js';
+import { evaluate, MODES, type Evaluation } from '../../src/eval/evaluate.js';
+import { freshSchema, pgUnavailable } from '../helpers/pg.js';
+
+const pgDown = await pgUnavailable();
+if (pgDown) console.warn(`skipping search quality on PostgreSQL: ${pgDown}`);
+
+let e: Evaluation;
+beforeAll(async () => {
+  e = await evaluate();
+}, 120_000);
 
 describe('search quality on the dev queries', () => {
-  let e: Evaluation;
-  beforeAll(async () => {
-    e = await evaluate();
-  }, 120_000);
-
   it('returns live results only, with every leg running', () => {
     expect(e.notLive).toBe(0);
     expect(e.degraded).toBe(0);
@@ -32,5 +36,33 @@ describe('search quality on the dev queries', () => {
 
   it('lexical mode finds the exact error string first: MRR 1.0 on lexical-kind queries', () => {
     expect(e.means.lexical.lexical!.mrr).toBe(1);
+  });
+});
+
+describe.skipIf(pgDown !== null)('search quality on PostgreSQL (the machine’s server, vectors in process memory)', () => {
+  let onPg: Evaluation;
+  beforeAll(async () => {
+    const { url, drop } = await freshSchema();
+    try {
+      onPg = await evaluate({ settings: { DATABASE_URL: url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' } });
+    } finally {
+      await drop();
+    }
+  }, 180_000);
+
+  it('returns live results only, with every leg running', () => {
+    expect(onPg.notLive).toBe(0);
+    expect(onPg.degraded).toBe(0);
+  });
+
+  it.each(MODES)('%s: nDCG@10 within 0.02 of SQLite', (mode) => {
+    const pg = onPg.means[mode].all!.ndcg;
+    const sqlite = e.means[mode].all!.ndcg;
+    console.log(`nDCG@10 ${mode}: sqlite ${sqlite.toFixed(3)}, postgres ${pg.toFixed(3)}`);
+    expect(Math.abs(pg - sqlite)).toBeLessThanOrEqual(0.02);
+  });
+
+  it('lexical mode finds the exact error string first on PostgreSQL too: MRR 1.0 on lexical-kind queries', () => {
+    expect(onPg.means.lexical.lexical!.mrr).toBe(1);
   });
 });

@@ -11,9 +11,11 @@ export const pgMigrations: Migration[] = [
     name: 'objects, topics, votes, settings, full-text vectors, embedding queue, registry, identity',
     sql: `
 -- Identifiers, slugs and names sort and compare bytewise ("C"), as in SQLite, whatever the database's locale.
--- Accents folded before indexing, as SQLite's remove_diacritics: café matches cafe.
+-- Words as the board's query tokenizer and FTS5's unicode61 see them: accents folded (café
+-- matches cafe) and every run of other characters a separator (ERR_REQUIRE_ESM is three words,
+-- 127.0.0.1 four), so documents and query terms split alike.
 CREATE FUNCTION agentboard_fold(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
-  RETURN regexp_replace(normalize(t, NFD), '[\\u0300-\\u036f]', '', 'g');
+  RETURN regexp_replace(regexp_replace(normalize(t, NFKD), '[\\u0300-\\u036f]', '', 'g'), '[^[:alnum:]]+', ' ', 'g');
 
 CREATE TABLE objects (
   seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

@@ -1,16 +1,28 @@
 /**
- * The search half of the PostgreSQL store: weighted tsvectors (`simple` for words as given,
- * `english` for stems) ranked by ts_rank, and the semantic leg of pg-vectors.ts.
+ * The search half of the PostgreSQL store. Lexical: weighted tsvectors (`simple` for words as
+ * given, `english` for stems) matched through their GIN indexes and scored with BM25 as FTS5
+ * scores them (k1 1.2, b 0.75; title 4, topics 2, content 1), so both stores rank alike.
+ * ts_rank has no inverse document frequency, and common words would outweigh rare ones.
+ * Semantic: pg-vectors.ts.
  */
 import type { LexicalHit, LexicalQuery, SearchIndex, SemanticHit, SemanticQuery } from '../../ports/search-index.js';
-import { addFilters, all, limitSql, liveParams, liveSql, SELECT_OBJECT, toObject, type ObjectRow, type Params } from './pg-rows.js';
+import { addFilters, all, limitSql, liveParams, liveSql, one, SELECT_OBJECT, toObject, type ObjectRow, type Params } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
 import type { MemoryVectors, PgvectorLeg } from './pg-vectors.js';
 
-/** ts_rank weights {D, C, B, A} (at most 1): title 4, topics 2, content 1, as FTS5's bm25(4, 2, 1). */
-const WEIGHTS = `'{0.025, 0.25, 0.5, 1}'`;
+/** Corpus size and mean document length (distinct lexemes) feed BM25; re-read at most this often. */
+const STATS_TTL_MS = 30_000;
+
+interface CorpusStats {
+  total: number;
+  words: number;
+  stems: number;
+  at: number;
+}
 
 export class PgSearchIndex implements SearchIndex {
+  #stats: Promise<CorpusStats> | null = null;
+
   constructor(
     private readonly db: PgSession,
     private readonly vectors: () => PgvectorLeg | MemoryVectors | null,
@@ -20,7 +32,8 @@ export class PgSearchIndex implements SearchIndex {
     if (q.terms.length === 0) return [];
     const column = q.stemmed ? 'o.stems' : 'o.words';
     const cfg = q.stemmed ? `'english'` : `'simple'`;
-    const params: Params = { ...liveParams(q.live), all: q.terms.join(' ') };
+    const stats = await this.#corpus();
+    const params: Params = { ...liveParams(q.live), all: q.terms.join(' '), total: stats.total, avgdl: Math.max(1, q.stemmed ? stats.stems : stats.words) };
     // Each term through the parser on its own, OR-ed: query syntax in a term is only text.
     const any = q.terms.map((t, i) => {
       params[`t${i}`] = t;
@@ -29,14 +42,23 @@ export class PgSearchIndex implements SearchIndex {
     const anyQuery = `(${any.join(' || ')})`;
     const allQuery = `plainto_tsquery(${cfg}, agentboard_fold(@all))`;
     const phraseQuery = `phraseto_tsquery(${cfg}, agentboard_fold(@all))`;
-    const match = q.allTerms ? allQuery : anyQuery;
-    const where = [`${column} @@ ${match}`, liveSql('o')];
+    const where = [`${column} @@ ${q.allTerms ? allQuery : anyQuery}`, liveSql('o')];
     addFilters(q, where, params);
     const rows = await all<ObjectRow & { relevance: number; all_terms: boolean; phrase: boolean }>(
       this.db,
-      `WITH hits AS (
-         SELECT o.seq, ts_rank(${WEIGHTS}, ${column}, ${match}, 1) AS score FROM objects o
-         WHERE ${where.join(' AND ')} ORDER BY score DESC, o.seq ${limitSql(q.limit)})
+      `WITH lex AS (SELECT DISTINCT u.lexeme FROM unnest(to_tsvector(${cfg}, agentboard_fold(@all))) u),
+       idf AS (
+         SELECT l.lexeme, greatest(1e-6, ln((@total::float8 - d.n + 0.5) / (d.n + 0.5))) AS w FROM lex l
+         CROSS JOIN LATERAL (SELECT count(*) AS n FROM objects x WHERE x.${column.slice(2)} @@ plainto_tsquery('simple', l.lexeme)) d),
+       matches AS (SELECT o.seq, ${column} AS vec FROM objects o WHERE ${where.join(' AND ')}),
+       hits AS (
+         SELECT m.seq, sum(i.w * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * length(m.vec) / @avgdl::float8))) AS score
+         FROM matches m
+         CROSS JOIN LATERAL (
+           SELECT u.lexeme, sum(CASE w WHEN 'A' THEN 4 WHEN 'B' THEN 2 ELSE 1 END) AS tf
+           FROM unnest(m.vec) u, unnest(u.weights) w WHERE u.lexeme IN (SELECT lexeme FROM lex) GROUP BY u.lexeme) t
+         JOIN idf i ON i.lexeme = t.lexeme
+         GROUP BY m.seq ORDER BY score DESC, m.seq ${limitSql(q.limit)})
        SELECT ${SELECT_OBJECT}, hits.score AS relevance,
          ${column} @@ ${allQuery} AS all_terms, ${column} @@ ${phraseQuery} AS phrase
        FROM hits JOIN objects o ON o.seq = hits.seq ORDER BY hits.score DESC, o.seq`,
@@ -47,5 +69,30 @@ export class PgSearchIndex implements SearchIndex {
 
   async semantic(q: SemanticQuery): Promise<SemanticHit[]> {
     return (await this.vectors()?.nearest(q)) ?? [];
+  }
+
+  #corpus(): Promise<CorpusStats> {
+    const now = Date.now();
+    const current = this.#stats;
+    if (current) {
+      // A stale answer serves while the next is read; a failed read is retried on the next query.
+      void current.then((s) => {
+        if (now - s.at > STATS_TTL_MS && this.#stats === current) this.#stats = this.#readStats(current);
+      });
+      return current;
+    }
+    this.#stats = this.#readStats(null);
+    return this.#stats;
+  }
+
+  #readStats(fallback: Promise<CorpusStats> | null): Promise<CorpusStats> {
+    const read = one<{ total: number; words: number | null; stems: number | null }>(
+      this.db,
+      'SELECT count(*)::float8 AS total, avg(length(words))::float8 AS words, avg(length(stems))::float8 AS stems FROM objects',
+    ).then((r) => ({ total: r!.total, words: r!.words ?? 1, stems: r!.stems ?? 1, at: Date.now() }));
+    read.catch(() => {
+      if (this.#stats === read) this.#stats = fallback;
+    });
+    return read;
   }
 }

@@ -12,6 +12,7 @@ import type { SearchIndex } from '../../ports/search-index.js';
 import type { Store, StoreCapabilities, StoreTx } from '../../ports/store.js';
 import type { VoteStore } from '../../ports/vote-store.js';
 import { PgEmbedQueue } from './pg-embed-queue.js';
+import { mapPgErrors } from './pg-errors.js';
 import { PgIdentity } from './pg-identity.js';
 import { pgMigrations } from './pg-migrations.js';
 import { PgObjects } from './pg-objects.js';
@@ -49,12 +50,14 @@ export class PgStore implements Store {
     this.#db = db;
     this.#opts = opts;
     this.#leg = new MemoryVectors(db);
-    this.objects = new PgObjects(db);
-    this.votes = new PgVotes(db);
-    this.search = new PgSearchIndex(db, () => this.#leg);
-    this.embeddings = new PgEmbedQueue(db, () => this.#mode);
-    this.registry = new PgRegistry(db);
-    this.identity = new PgIdentity(db);
+    this.objects = mapPgErrors(new PgObjects(db));
+    this.votes = mapPgErrors(new PgVotes(db));
+    this.search = mapPgErrors(new PgSearchIndex(db, () => this.#leg));
+    this.embeddings = mapPgErrors(new PgEmbedQueue(db, () => this.#mode));
+    this.registry = mapPgErrors(new PgRegistry(db));
+    this.identity = mapPgErrors(new PgIdentity(db));
+    // A constructor may return another object: callers get the mapped instance.
+    return mapPgErrors(this);
   }
 
   /** Known once migrate() has looked for pgvector. */
@@ -117,7 +120,7 @@ export class PgStore implements Store {
 }
 
 function halves(tx: PgSession): StoreTx {
-  return { objects: new PgObjects(tx), votes: new PgVotes(tx), identity: new PgIdentity(tx) };
+  return { objects: mapPgErrors(new PgObjects(tx)), votes: mapPgErrors(new PgVotes(tx)), identity: mapPgErrors(new PgIdentity(tx)) };
 }
 
 /**

@@ -1,0 +1,33 @@
+/**
+ * PostgreSQL errors in board terms. A server that is down, restarting, out of connections, or a
+ * pool with no free connection in time, is a passing condition: `unavailable` (503 with
+ * Retry-After), not an internal error. Text PostgreSQL cannot store (U+0000) is the caller's.
+ */
+import { DomainError } from '../../domain/errors.js';
+
+const CONNECTION = /^(08|57P0|53300|53400)/;
+const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
+
+export function toDomainError(err: unknown): unknown {
+  const e = err as { code?: string; message?: string } | null;
+  const code = e?.code ?? '';
+  if (CONNECTION.test(code) || NETWORK.has(code) || /timeout exceeded when trying to connect|Connection terminated|connection timeout/i.test(e?.message ?? '')) {
+    return new DomainError('unavailable', 'The database is unavailable; retry shortly.');
+  }
+  if (code === '22021' || code === '22P05') return new DomainError('validation-error', 'Text must not contain the NUL character (U+0000).');
+  return err;
+}
+
+/** Wraps every method of `target` so its rejections pass through toDomainError. */
+export function mapPgErrors<T extends object>(target: T): T {
+  return new Proxy(target, {
+    get(obj, prop) {
+      const value = Reflect.get(obj, prop, obj) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const result = (value as (...a: unknown[]) => unknown).apply(obj, args);
+        return result instanceof Promise ? result.catch((err: unknown) => Promise.reject(toDomainError(err))) : result;
+      };
+    },
+  });
+}
