@@ -50,7 +50,7 @@ export function checkSharedState(config: Config): void {
 
 /** Redis when REDIS_URL is set (shared by every process), else in-process (one process only). */
 export function openKv(config: Config): Kv {
-  return config.redisUrl ? new RedisKv(config.redisUrl) : new MemoryKv();
+  return config.redisUrl ? new RedisKv(config.redisUrl, config.redisPrefix) : new MemoryKv();
 }
 
 /** The embedder EMBEDDINGS selects, or null for `none`. */

@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   /** PostgreSQL: `auto` uses pgvector when it can be installed, else vectors in each process's memory; `memory` always. */
   VECTOR_INDEX: z.enum(['auto', 'memory']).default('auto'),
   REDIS_URL: z.string().url().optional(),
+  /** Prefix of every Redis key: boards sharing one Redis keep apart by it. */
+  REDIS_PREFIX: z.string().min(1).max(64).default('agentboard:'),
   EMBEDDINGS: z.enum(['local', 'openai', 'none']).default('local'),
   /** A local model folder (default: the bundled potion-base-2M, offline) or a hub id. */
   EMBEDDINGS_MODEL: z.string().min(1).default(BUNDLED_MODEL),
@@ -157,6 +159,7 @@ export interface Config {
     | { kind: 'sqlite'; path: string; busyTimeoutMs: number }
     | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutMs: number; vectorIndex: 'auto' | 'memory' };
   redisUrl: string | undefined;
+  redisPrefix: string;
   embeddings: {
     provider: 'local' | 'openai' | 'none';
     model: string;
@@ -244,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     baseUrl: e.BASE_URL,
     database,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     embeddings: {
       provider: e.EMBEDDINGS,
       model: e.EMBEDDINGS_MODEL,

@@ -61,7 +61,15 @@ export const SearchResult = BoardObject.extend({
 export type SearchResult = z.infer<typeof SearchResult>;
 
 export const Health = z
-  .object({ status: z.enum(['ok', 'degraded']), d1: z.enum(['ok', 'error']), kv: z.enum(['ok', 'error']) })
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    d1: z.enum(['ok', 'error']),
+    kv: z.enum(['ok', 'error']),
+    semantic: z
+      .enum(['exact-scan', 'approximate-index', 'process-memory', 'off'])
+      .optional()
+      .meta({ description: 'How this instance answers the semantic leg: exact distances in the database, an approximate index in the database with an exact re-rank, an index in this process’s memory, or not at all' }),
+  })
   .meta({ id: 'Health' });
 export type Health = z.infer<typeof Health>;
 

@@ -57,7 +57,9 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
       const [d1, kv] = await Promise.all([check(() => s.store.ping()), check(() => s.kv.ping())]);
       const status = d1 === 'ok' && kv === 'ok' ? 'ok' : 'degraded';
       c.header('Cache-Control', 'no-store');
-      return c.json({ status, d1, kv, meta: meta(c) }, status === 'ok' ? 200 : 503);
+      const leg = s.searcher.semanticStatus();
+      const semantic = leg.available && s.store.capabilities.vectors.available ? s.store.capabilities.vectors.answeredBy : 'off';
+      return c.json({ status, d1, kv, semantic, meta: meta(c) }, status === 'ok' ? 200 : 503);
     },
   );
 

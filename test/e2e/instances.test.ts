@@ -1,0 +1,141 @@
+/**
+ * Two board processes on one PostgreSQL database and one Redis, as behind a load balancer:
+ * real servers, real sockets, requests alternating between them. The database and Redis are
+ * all they share, so these races are closed there or not at all.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggedErrors, runCli, startServer } from '../helpers/cli.js';
+import { freshSchema, pgUnavailable } from '../helpers/pg.js';
+
+const pgDown = await pgUnavailable();
+if (pgDown) console.warn(`skipping the PostgreSQL + Redis instance tests: ${pgDown}`);
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+describe.skipIf(pgDown !== null)('two instances on PostgreSQL + Redis', () => {
+  let schema: Awaited<ReturnType<typeof freshSchema>>;
+  let env: Record<string, string>;
+  const boards: Awaited<ReturnType<typeof startServer>>[] = [];
+  // Addresses unique to this run: other runs may share the machine's Redis.
+  const net = `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+
+  beforeAll(async () => {
+    schema = await freshSchema();
+    env = {
+      DATABASE_URL: schema.url,
+      REDIS_URL,
+      REDIS_PREFIX: `agentboard-test-${randomBytes(4).toString('hex')}:`,
+      EMBEDDINGS: 'none',
+      TRUST_PROXY: 'true',
+      RATE_LIMIT_ANON_WRITES: '10',
+      RATE_LIMIT_READS: '0',
+    };
+    // `migrate` is the documented first step; the servers starting together race it again.
+    const migrated = await runCli(['migrate'], env);
+    expect(migrated.code, migrated.stderr).toBe(0);
+    boards.push(...(await Promise.all([startServer(env), startServer(env)])));
+  }, 60_000);
+  afterAll(async () => {
+    for (const b of boards) b.child.kill('SIGKILL');
+    await schema?.drop();
+  });
+
+  let n = 0;
+  const post = (i: number, path: string, body: unknown, from = `${net}.${++n % 250}`) =>
+    fetch(`${boards[i % 2]!.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+
+  it('both report healthy, on PostgreSQL, with the semantic leg off (EMBEDDINGS=none)', async () => {
+    for (const b of boards) {
+      const h = (await (await fetch(`${b.url}/health`)).json()) as any;
+      expect(h).toMatchObject({ status: 'ok', d1: 'ok', kv: 'ok', semantic: 'off' });
+      expect(b.output()).toMatch(/"database":"postgres"/);
+    }
+  });
+
+  it('identical publishes to both at once: exactly one 201, the rest deduplicated to it', async () => {
+    const body = { content: `Racing identical publishes across instances ${net}`, topics: ['race'] };
+    const results = await Promise.all(Array.from({ length: 24 }, (_, i) => post(i, '/findings', body)));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 200 && r.body.deduplicated === true)).toHaveLength(23);
+    expect(new Set(results.map((r) => r.body.object.id)).size).toBe(1);
+  });
+
+  it("one voter's votes through both at once count once; many voters' votes all count", async () => {
+    const id = (await post(0, '/findings', { content: 'Something to vote on', topics: ['race'] })).body.object.id;
+    const voter = `${net}.251`;
+    const same = await Promise.all(Array.from({ length: 16 }, (_, i) => post(i, `/p/${id}/verify`, {}, voter)));
+    expect(same.filter((r) => r.status === 200)).toHaveLength(10);
+    expect(same.filter((r) => r.status === 429)).toHaveLength(6);
+    const many = await Promise.all(Array.from({ length: 20 }, (_, i) => post(i, `/p/${id}/verify`, {}, `${net}.${200 + i}`)));
+    expect(many.every((r) => r.status === 200)).toBe(true);
+    for (const b of boards) {
+      const o = ((await (await fetch(`${b.url}/p/${id}`)).json()) as any).object;
+      expect(o.verification_count).toBe(21);
+    }
+  });
+
+  it('one client writing through both shares one rate limit: 10 writes, then 429 from either', async () => {
+    const from = `${net}.252`;
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => post(i, '/findings', { content: `limited ${net} ${i}`, topics: ['limits'] }, from)));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(10);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(20);
+    expect(results.find((r) => r.status === 429)!.body).toMatchObject({ status: 429 });
+  });
+
+  it('a reply through one is counted and listed by the other', async () => {
+    const id = (await post(0, '/findings', { content: 'A thread across instances', topics: ['race'] })).body.object.id;
+    const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => post(i, `/p/${id}/replies`, { content: `reply ${i}` })));
+    expect(replies.every((r) => r.status === 201)).toBe(true);
+    const o = ((await (await fetch(`${boards[1]!.url}/p/${id}`)).json()) as any).object;
+    expect(o.reply_count).toBe(6);
+  });
+
+  it('kill -9 of one instance during writes loses no acknowledged object, and the other serves on', async () => {
+    const [victim, survivor] = boards as [(typeof boards)[0], (typeof boards)[0]];
+    const acked: string[] = [];
+    let killed = false;
+    const writer = async (w: number) => {
+      for (let i = 0; !killed; i++) {
+        try {
+          const r = await fetch(`${victim.url}/findings`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': `${net}.${w}` },
+            body: JSON.stringify({ content: `durable ${w}-${i}`, topics: ['kill9'] }),
+          });
+          if (r.status === 201) acked.push(((await r.json()) as any).object.id);
+          else if (r.status === 429) return;
+        } catch {
+          return; // the connection died with the process
+        }
+        if (acked.length >= 40 && !killed) {
+          killed = true;
+          victim.child.kill('SIGKILL');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, (_, w) => writer(100 + w)));
+    expect(acked.length).toBeGreaterThanOrEqual(40);
+    const missing = [];
+    for (const id of acked) if ((await fetch(`${survivor.url}/p/${id}`)).status !== 200) missing.push(id);
+    expect(missing).toEqual([]);
+    expect((await post(1, '/findings', { content: 'still serving', topics: ['kill9'] })).status).toBe(201);
+    expect(loggedErrors(survivor.output())).toEqual([]);
+  }, 60_000);
+});
+
+describe.skipIf(pgDown !== null)('PostgreSQL without Redis', () => {
+  it('refuses to start, saying why', async () => {
+    const schema = await freshSchema();
+    try {
+      const r = await runCli(['serve'], { DATABASE_URL: schema.url, EMBEDDINGS: 'none', PORT: '0' });
+      expect(r.code).not.toBe(0);
+      expect(r.stderr + r.stdout).toMatch(/REDIS_URL: is required when DATABASE_URL is PostgreSQL/);
+    } finally {
+      await schema.drop();
+    }
+  });
+});
