@@ -3,14 +3,25 @@
  * real servers, real sockets, requests alternating between them. The database and Redis are
  * all they share, so these races are closed there or not at all.
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loggedErrors, runCli, startServer } from '../helpers/cli.js';
+import { cleanEnv, loggedErrors, ROOT, runCli, startServer } from '../helpers/cli.js';
 import { freshSchema, pgUnavailable } from '../helpers/pg.js';
 
 const pgDown = await pgUnavailable();
 if (pgDown) console.warn(`skipping the PostgreSQL + Redis instance tests: ${pgDown}`);
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** What compose.yaml runs: each service's command, and the instances' shared settings. */
+const COMPOSE = readFileSync(join(ROOT, 'compose.yaml'), 'utf8');
+const composeCommand = (service: string): string[] => JSON.parse(new RegExp(`\\n  ${service}:\\n(?:    .*\\n)*?    command: (\\[.*\\])`).exec(COMPOSE)![1]!);
+const composeBoardEnv: Record<string, string> = Object.fromEntries(
+  [.../x-board:[\s\S]*?environment:\n((?: {4}\w+: .*\n)+)/.exec(COMPOSE)![1]!.matchAll(/^ {4}(\w+): "?([^"\n]*)"?$/gm)].map((m) => [m[1]!, m[2]!]),
+);
 
 describe.skipIf(pgDown !== null)('two instances on PostgreSQL + Redis', () => {
   let schema: Awaited<ReturnType<typeof freshSchema>>;
@@ -21,19 +32,25 @@ describe.skipIf(pgDown !== null)('two instances on PostgreSQL + Redis', () => {
 
   beforeAll(async () => {
     schema = await freshSchema();
+    // compose.yaml's settings, with this machine's PostgreSQL and Redis for its hosts.
+    expect(Object.keys(composeBoardEnv)).toEqual(expect.arrayContaining(['DATABASE_URL', 'REDIS_URL', 'TRUST_PROXY', 'BASE_URL']));
     env = {
+      ...composeBoardEnv,
       DATABASE_URL: schema.url,
       REDIS_URL,
       REDIS_PREFIX: `agentboard-test-${randomBytes(4).toString('hex')}:`,
       EMBEDDINGS: 'none',
-      TRUST_PROXY: 'true',
       RATE_LIMIT_ANON_WRITES: '10',
       RATE_LIMIT_READS: '0',
     };
-    // `migrate` is the documented first step; the servers starting together race it again.
-    const migrated = await runCli(['migrate'], env);
-    expect(migrated.code, migrated.stderr).toBe(0);
-    boards.push(...(await Promise.all([startServer(env), startServer(env)])));
+    // compose.yaml's commands, as written: `migrate` once, then the instances, which start
+    // together and race the migration lock again.
+    const [node, ...migrate] = composeCommand('migrate');
+    const [node1, ...serve1] = composeCommand('board-1');
+    const [node2, ...serve2] = composeCommand('board-2');
+    expect([node, node1, node2]).toEqual(['node', 'node', 'node']);
+    await promisify(execFile)(process.execPath, migrate, { cwd: ROOT, env: cleanEnv(env) });
+    boards.push(...(await Promise.all([startServer(env, serve1), startServer(env, serve2)])));
   }, 60_000);
   afterAll(async () => {
     for (const b of boards) b.child.kill('SIGKILL');

@@ -23,8 +23,9 @@ export function runCli(args: string[], vars: Record<string, string> = {}): Promi
   });
 }
 
-export function startServer(vars: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [...CLI, 'serve'], {
+/** Starts `serve` (or the node arguments given, e.g. a compose file's command) and waits for its address. */
+export function startServer(vars: Record<string, string>, nodeArgs: string[] = [...CLI, 'serve']): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: cleanEnv({ PORT: '0', LOG_LEVEL: 'info', REGISTRY_URL: 'off', ...vars }),
     stdio: ['ignore', 'pipe', 'pipe'],
