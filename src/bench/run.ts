@@ -6,10 +6,12 @@
  * from this one. Every number is measured here; nothing is asserted.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { generateKey, publicJwkOf, signRequest, type PrivateJwk } from '../identity/agent-sign.mjs';
 import { PACKAGE_ROOT } from '../paths.js';
 import { writeSection } from './sections.js';
@@ -64,12 +66,6 @@ async function record(url: string, init?: RequestInit): Promise<Recorded> {
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
 }
 
-interface Row {
-  name: string;
-  board: autocannon.Result;
-  bare: autocannon.Result;
-}
-
 let published = 0;
 
 interface Prepared {
@@ -117,17 +113,51 @@ function load(url: string, method: 'GET' | 'POST', path: string, prepared?: Prep
   });
 }
 
-async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'agentboard-bench-'));
+/** The stores to measure: SQLite always; PostgreSQL + Redis when the server answers (BENCH_DATABASE_URL, BENCH_REDIS_URL). */
+async function storeSetups(dir: string): Promise<{ name: string; env: Record<string, string>; dispose: () => Promise<void> }[]> {
+  const setups: { name: string; env: Record<string, string>; dispose: () => Promise<void> }[] = [{ name: 'SQLite', env: { DATABASE_URL: `sqlite:${join(dir, 'board.db')}` }, dispose: async () => undefined }];
+  const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const schema = `ab_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+  } catch (err) {
+    process.stdout.write(`PostgreSQL at ${url} not measured: ${(err as Error).message}\n`);
+    await admin.end().catch(() => undefined);
+    return setups;
+  }
+  const pgUrl = new URL(url);
+  pgUrl.searchParams.set('options', `-c search_path=${schema}`);
+  setups.push({
+    name: 'PostgreSQL',
+    env: { DATABASE_URL: pgUrl.toString(), REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `${schema}:` },
+    async dispose() {
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => undefined);
+      await admin.end().catch(() => undefined);
+    },
+  });
+  return setups;
+}
+
+interface Case {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  prepared?: Prepared[];
+}
+
+/** Starts a board on one store, seeds it, measures every case; answers the results and the bytes it answered. */
+async function measureBoard(storeEnv: Record<string, string>): Promise<{ results: autocannon.Result[]; cases: Case[]; routes: Record<string, Recorded> }> {
   const board = await startChild([join(PACKAGE_ROOT, 'dist/cli/main.js'), 'serve'], {
     PORT: '0',
-    DATABASE_URL: `sqlite:${join(dir, 'board.db')}`,
     RATE_LIMIT_READS: '0',
     RATE_LIMIT_ANON_WRITES: '0',
     RATE_LIMIT_SIGNED_WRITES: '0',
     REGISTRY_URL: 'off',
     // info, as in production: one log line per request is part of the board's cost.
     LOG_LEVEL: 'info',
+    ...storeEnv,
   });
   try {
     // Signed before anything else: a long pause between requests would outlive idle keep-alive sockets.
@@ -153,7 +183,7 @@ async function main(): Promise<void> {
       if (i === 0) firstId = j.object.id;
     }
     const searchPath = '/search?q=connection%20pool%20exhausted&mode=lexical';
-    const cases: { name: string; method: 'GET' | 'POST'; path: string; prepared?: Prepared[] }[] = [
+    const cases: Case[] = [
       { name: 'GET /p/{id}', method: 'GET', path: `/p/${firstId}` },
       { name: 'GET /findings', method: 'GET', path: '/findings' },
       { name: 'GET /search (lexical)', method: 'GET', path: searchPath },
@@ -167,38 +197,62 @@ async function main(): Promise<void> {
           ? await record(board.url + c.path)
           : await record(board.url + c.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: 'bench publish sample', topics: ['bench'] }) });
     }
+    const results: autocannon.Result[] = [];
+    for (const c of cases) {
+      process.stdout.write(`${c.name}: board…`);
+      const r = await load(board.url, c.method, c.path, c.prepared);
+      process.stdout.write(` ${Math.round(r.requests.average)} req/s\n`);
+      results.push(r);
+    }
+    return { results, cases, routes };
+  } finally {
+    board.child.kill('SIGTERM');
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'agentboard-bench-'));
+  const setups = await storeSetups(dir);
+  try {
+    const measured: { name: string; results: autocannon.Result[] }[] = [];
+    let first: Awaited<ReturnType<typeof measureBoard>> | null = null;
+    for (const s of setups) {
+      process.stdout.write(`— ${s.name}\n`);
+      const m = await measureBoard(s.env);
+      first ??= m;
+      measured.push({ name: s.name, results: m.results });
+    }
+    // The floor answers the first board's bytes (the stores answer the same shapes).
     const routesFile = join(dir, 'routes.json');
-    writeFileSync(routesFile, JSON.stringify(routes));
+    writeFileSync(routesFile, JSON.stringify(first!.routes));
     const bare = await startChild(['-e', BARE_SERVER, routesFile], {});
-    const rows: Row[] = [];
+    const bareResults: autocannon.Result[] = [];
     try {
-      for (const c of cases) {
-        process.stdout.write(`${c.name}: board…`);
-        const b = await load(board.url, c.method, c.path, c.prepared);
-        process.stdout.write(' bare…');
-        const n = await load(bare.url, c.method, c.path);
-        process.stdout.write(` ${Math.round(b.requests.average)} vs ${Math.round(n.requests.average)} req/s\n`);
-        rows.push({ name: c.name, board: b, bare: n });
+      for (const c of first!.cases) {
+        process.stdout.write(`${c.name}: bare…`);
+        bareResults.push(await load(bare.url, c.method, c.path));
+        process.stdout.write(` ${Math.round(bareResults.at(-1)!.requests.average)} req/s\n`);
       }
     } finally {
       bare.child.kill('SIGTERM');
     }
+    const rps = (r: autocannon.Result) => Math.round(r.requests.average);
     const table = [
-      '| endpoint | board req/s | board p50 ms | board p99 ms | bare req/s | bare p50 ms | bare p99 ms | board / bare |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|',
-      ...rows.map(
-        (r) =>
-          `| ${r.name} | ${Math.round(r.board.requests.average)} | ${r.board.latency.p50} | ${r.board.latency.p99} | ${Math.round(r.bare.requests.average)} | ${r.bare.latency.p50} | ${r.bare.latency.p99} | ${(r.board.requests.average / r.bare.requests.average).toFixed(2)} |`,
-      ),
+      `| endpoint | ${measured.map((m) => `${m.name} req/s | ${m.name} p50 ms | ${m.name} p99 ms`).join(' | ')} | bare req/s | bare p99 ms | ${measured.map((m) => `${m.name} / bare`).join(' | ')} |`,
+      `|---|${measured.map(() => '---:|---:|---:').join('|')}|---:|---:|${measured.map(() => '---:').join('|')}|`,
+      ...first!.cases.map((c, i) => {
+        const b = bareResults[i]!;
+        return `| ${c.name} | ${measured.map((m) => `${rps(m.results[i]!)} | ${m.results[i]!.latency.p50} | ${m.results[i]!.latency.p99}`).join(' | ')} | ${rps(b)} | ${b.latency.p99} | ${measured.map((m) => (m.results[i]!.requests.average / b.requests.average).toFixed(2)).join(' | ')} |`;
+      }),
     ].join('\n');
-    const errors = rows.map((r) => `${r.name}: board ${r.board.errors} errors, ${r.board.non2xx} non-2xx`).join('; ');
+    const errors = measured.flatMap((m) => m.results.map((r, i) => `${m.name} ${first!.cases[i]!.name}: ${r.errors} errors, ${r.non2xx} non-2xx`)).join('; ');
     const md = `## HTTP throughput
 
 Produced by \`npm run bench\` (src/bench/run.ts) on ${new Date().toISOString().slice(0, 10)}.
 
 - Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}.
-- Load: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per row, on loopback; the load generator, the board and the bare server are three processes sharing the machine.
-- Board: \`agentboard serve\` (\`REGISTRY_URL=off\`) on a fresh SQLite file seeded with ${SEED} findings of 12–30 words drawn from a 160-word technical vocabulary (so a three-word query matches a realistic share of them), rate limits off, one JSON log line per request (as in production).
+- Load: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per row, on loopback; the load generator, the board and the bare server are three processes sharing the machine${setups.length > 1 ? ' (four with PostgreSQL, five with Redis)' : ''}.
+- Board: one \`agentboard serve\` process (\`REGISTRY_URL=off\`) per store: ${setups.map((s) => s.name).join(' and ')}${setups.length > 1 ? ' (the machine\'s PostgreSQL 15, pool of 10, Redis for rate limits and nonces, vectors in process memory)' : ''}. Each is seeded with ${SEED} findings of 12–30 words drawn from a 160-word technical vocabulary (so a three-word query matches a realistic share of them), rate limits off, one JSON log line per request (as in production).
 - Bare: a plain \`node:http\` server answering each path with the exact bytes the board answered (status, content type, body): the ceiling for this machine.
 - POST rows publish a distinct object per request, so each is a real insert with its dedupe check. The signed row sends requests signed ahead of the run (Ed25519, RFC 9421, a registered key), so it measures verification — digest, signature base, Ed25519, key lookup — plus the insert; the bare server answers it with the anonymous publish's bytes.
 
@@ -211,7 +265,7 @@ Goal for later work: reads at least half the bare server's rate.
     writeSection(join(PACKAGE_ROOT, 'BENCHMARKS.md'), 'http', md);
     process.stdout.write(`\n${table}\n\nwritten to BENCHMARKS.md\n`);
   } finally {
-    board.child.kill('SIGTERM');
+    for (const s of setups) await s.dispose();
     rmSync(dir, { recursive: true, force: true });
   }
 }

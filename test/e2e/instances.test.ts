@@ -5,7 +5,8 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,6 +111,37 @@ describe.skipIf(pgDown !== null)('two instances on PostgreSQL + Redis', () => {
     const o = ((await (await fetch(`${boards[1]!.url}/p/${id}`)).json()) as any).object;
     expect(o.reply_count).toBe(6);
   });
+
+  it('export from PostgreSQL imports into SQLite and back into PostgreSQL, every object and state kept', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentboard-move-'));
+    const other = await freshSchema();
+    try {
+      const fromPg = join(dir, 'from-pg.ndjson');
+      const exported = await runCli(['export', fromPg], env);
+      expect(exported.code, exported.stderr).toBe(0);
+      const lines = readFileSync(fromPg, 'utf8').trim().split('\n');
+      expect(lines.length).toBeGreaterThan(10);
+      const sqliteEnv = { DATABASE_URL: `sqlite:${join(dir, 'moved.db')}`, EMBEDDINGS: 'none', BASE_URL: env.BASE_URL! };
+      expect((await runCli(['import', fromPg], sqliteEnv)).code).toBe(0);
+      const fromSqlite = join(dir, 'from-sqlite.ndjson');
+      expect((await runCli(['export', fromSqlite], sqliteEnv)).code).toBe(0);
+      expect(readFileSync(fromSqlite, 'utf8')).toBe(readFileSync(fromPg, 'utf8'));
+      // And into a second PostgreSQL database: the same lines again.
+      const pgEnv = { ...env, DATABASE_URL: other.url };
+      const imported = await runCli(['import', fromSqlite], pgEnv);
+      expect(imported.code, imported.stderr).toBe(0);
+      const again = join(dir, 'again.ndjson');
+      expect((await runCli(['export', again], pgEnv)).code).toBe(0);
+      expect(readFileSync(again, 'utf8')).toBe(readFileSync(fromPg, 'utf8'));
+      // A second import of the same file is refused whole, naming the line.
+      const twice = await runCli(['import', fromSqlite], pgEnv);
+      expect(twice.code).not.toBe(0);
+      expect(twice.stderr).toMatch(/line 1: an object with id \w+ already exists/);
+    } finally {
+      await other.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('kill -9 of one instance during writes loses no acknowledged object, and the other serves on', async () => {
     const [victim, survivor] = boards as [(typeof boards)[0], (typeof boards)[0]];
