@@ -6,6 +6,11 @@ export interface IdentityStore {
   registerKey(keyid: string, jwk: string, now: number): Promise<boolean>;
   /** The registered public JWK (JSON text), or null. */
   getKey(keyid: string): Promise<string | null>;
+  /**
+   * Inside withTransaction: holds the author's standing until the transaction ends, so two
+   * votes on the author's objects re-derive it one after the other, each seeing the other's vote.
+   */
+  lockAuthor(authorId: string): Promise<void>;
   /** Votes cast since `since` on the author's objects by other voters. */
   authorVoteStats(authorId: string, since: number): Promise<AuthorVoteStats>;
   /**

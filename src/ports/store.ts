@@ -38,9 +38,11 @@ export interface Store {
   readonly identity: IdentityStore;
 
   /**
-   * Runs `fn` as one serializable transaction: every write it makes through `tx` lands, or
-   * none does (fn throwing rolls back). It may be retried when the database reports a
-   * serialization conflict, so `fn` does nothing but read and write through `tx`.
+   * Runs `fn` as one transaction: every write it makes through `tx` lands, or none does (fn
+   * throwing rolls back). Each read sees what other transactions committed before it; what
+   * must not change underneath is locked by the half that reads it (a vote locks its object,
+   * `identity.lockAuthor` an author's standing). It may be run again after a deadlock, so `fn`
+   * does nothing but read and write through `tx`.
    */
   withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
 

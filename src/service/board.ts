@@ -239,6 +239,7 @@ export class Board {
   async #updateReputation(tx: StoreTx, authorId: string): Promise<boolean> {
     const rule = this.deps.limits.reputation;
     const now = this.deps.clock.now();
+    await tx.identity.lockAuthor(authorId);
     const stats = await tx.identity.authorVoteStats(authorId, now - rule.windowDays * 86_400_000);
     return tx.identity.setReputable(authorId, isReputable(stats, rule), now);
   }

@@ -1,5 +1,5 @@
 /** Registry rows as both SQL stores keep them (same columns), and their mapping to the port's records. */
-import type { RemoteHeader, Verdict } from '../domain/registry.js';
+import type { RegistryEntry, RemoteHeader, Verdict } from '../domain/registry.js';
 import type { ServerRecord, ToolRow } from '../ports/registry-store.js';
 
 export interface ServerRow {
@@ -84,3 +84,23 @@ export const toTool = (r: ToolDbRow): ToolRow => ({
 /** `LIKE` pattern for a literal substring. */
 export const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+
+/** A registry entry's column values, as both SQL stores bind them on sync. */
+export function serverParams(e: RegistryEntry, now: number) {
+  return {
+    name: e.name,
+    version: e.version,
+    title: e.title,
+    description: e.description,
+    status: e.status,
+    website_url: e.websiteUrl,
+    repository_url: e.repositoryUrl,
+    category: e.category,
+    remote_type: e.remote?.type ?? null,
+    remote_url: e.remote?.url ?? null,
+    remote_headers: JSON.stringify(e.remote?.headers ?? []),
+    published_at: e.publishedAt,
+    updated_at: e.updatedAt,
+    now,
+  };
+}

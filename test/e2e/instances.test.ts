@@ -28,8 +28,8 @@ describe.skipIf(pgDown !== null)('two instances on PostgreSQL + Redis', () => {
   let schema: Awaited<ReturnType<typeof freshSchema>>;
   let env: Record<string, string>;
   const boards: Awaited<ReturnType<typeof startServer>>[] = [];
-  // Addresses unique to this run: other runs may share the machine's Redis.
-  const net = `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+  // Addresses unique to this run (other runs may share the machine's Redis), apart from the random ones below.
+  const net = `172.${16 + (randomBytes(1)[0]! % 16)}.${randomBytes(1)[0]}`;
 
   beforeAll(async () => {
     schema = await freshSchema();
@@ -58,8 +58,9 @@ describe.skipIf(pgDown !== null)('two instances on PostgreSQL + Redis', () => {
     await schema?.drop();
   });
 
-  let n = 0;
-  const post = (i: number, path: string, body: unknown, from = `${net}.${++n % 250}`) =>
+  // A fresh address per request unless one is given: no request shares another's rate limit by accident.
+  const anyAddress = () => `10.${randomBytes(3).join('.')}`;
+  const post = (i: number, path: string, body: unknown, from = anyAddress()) =>
     fetch(`${boards[i % 2]!.url}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': from },

@@ -468,6 +468,29 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         expect(await store.identity.isReputable('someone')).toBe(false);
       });
 
+      it('holds a locked author until the transaction ends', async () => {
+        const order: string[] = [];
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        let locked!: () => void;
+        const isLocked = new Promise<void>((resolve) => (locked = resolve));
+        const first = store.withTransaction(async (tx) => {
+          await tx.identity.lockAuthor('author-l');
+          locked();
+          await held;
+          order.push('first');
+        });
+        await isLocked;
+        const second = store.withTransaction(async (tx) => {
+          await tx.identity.lockAuthor('author-l');
+          order.push('second');
+        });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        release();
+        await Promise.all([first, second]);
+        expect(order).toEqual(['first', 'second']);
+      });
+
       it('does not take in, or roll back, writes made outside it while it is open', async () => {
         const other = obj();
         const mine = obj();

@@ -15,6 +15,10 @@ export class PgIdentity implements IdentityStore {
     return (await one<{ jwk: string }>(this.db, 'SELECT jwk FROM keys WHERE keyid = @keyid', { keyid }))?.jwk ?? null;
   }
 
+  async lockAuthor(authorId: string): Promise<void> {
+    await this.db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`author:${authorId}`]);
+  }
+
   async authorVoteStats(authorId: string, since: number): Promise<AuthorVoteStats> {
     const row = await one<AuthorVoteStats>(
       this.db,

@@ -1,7 +1,7 @@
 /** The registry half of the PostgreSQL store: servers, tools and history events. */
 import { syncEffect, VERDICTS, type HistoryEvent, type HistoryKind, type RegistryEntry, type Verdict } from '../../domain/registry.js';
 import type { ProbeRecord, RegistryStore, ServerListQuery, ServerRecord, SyncRecord, ToolRow } from '../../ports/registry-store.js';
-import { likePattern, toServer, toTool, type ServerRow, type ToolDbRow } from '../registry-rows.js';
+import { likePattern, serverParams, toServer, toTool, type ServerRow, type ToolDbRow } from '../registry-rows.js';
 import { all, limitSql, one, run, type Params } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
 
@@ -12,22 +12,7 @@ export class PgRegistry implements RegistryStore {
     return this.db.transaction(async (tx) => {
       const created: string[] = [];
       for (const e of entries) {
-        const row = {
-          name: e.name,
-          version: e.version,
-          title: e.title,
-          description: e.description,
-          status: e.status,
-          website_url: e.websiteUrl,
-          repository_url: e.repositoryUrl,
-          category: e.category,
-          remote_type: e.remote?.type ?? null,
-          remote_url: e.remote?.url ?? null,
-          remote_headers: JSON.stringify(e.remote?.headers ?? []),
-          published_at: e.publishedAt,
-          updated_at: e.updatedAt,
-          now,
-        };
+        const row = serverParams(e, now);
         // Locked, so two syncs (two instances) cannot both see the name as new.
         const old = await one<{ remote_type: string | null; remote_url: string | null }>(tx, 'SELECT remote_type, remote_url FROM registry_servers WHERE name = @name FOR UPDATE', {
           name: e.name,

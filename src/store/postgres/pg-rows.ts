@@ -5,6 +5,7 @@
  */
 import type { LiveCriteria, ObjectType, StoredObject, TrustLevel } from '../../domain/model.js';
 import type { NewObject } from '../../ports/object-store.js';
+import { objectParams } from '../object-params.js';
 import type { PgSession } from './pg-session.js';
 
 export type Params = Record<string, unknown>;
@@ -131,29 +132,7 @@ export async function syncTopicRows(db: PgSession, id: string): Promise<void> {
 
 /** Inserts one object, its topic rows and its embedding job; the caller holds the transaction. */
 export async function insertRow(db: PgSession, o: NewObject, hidden: boolean, withdrawn: boolean, enqueuedAt: number): Promise<void> {
-  const p = {
-    id: o.id,
-    type: o.type,
-    title: o.title,
-    content: o.content,
-    topics: o.topics,
-    topicsText: o.topics.map((t) => t.replace(/-/g, ' ')).join(' '),
-    sourceUrl: o.sourceUrl,
-    parentId: o.parentId,
-    authorId: o.author?.id ?? null,
-    authorTrust: o.author?.trustLevel ?? null,
-    authorDomain: o.author?.domain ?? null,
-    createdAt: o.createdAt,
-    expiresAt: o.expiresAt,
-    lastVerifiedAt: o.lastVerifiedAt ?? null,
-    verifications: o.verificationCount ?? 0,
-    contradictions: o.contradictionCount ?? 0,
-    hidden,
-    withdrawn,
-    injection: o.injectionSuspected,
-    dedupeKey: o.dedupeKey,
-    enqueuedAt,
-  };
+  const p = { ...objectParams(o), topics: o.topics, hidden, withdrawn, injection: o.injectionSuspected, enqueuedAt };
   await run(
     db,
     `WITH inserted AS (

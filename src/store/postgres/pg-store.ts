@@ -31,7 +31,7 @@ export interface PgStoreOptions {
   vectorIndex?: 'auto' | 'memory';
 }
 
-/** Serialization failures and deadlocks: the transaction may simply be run again. */
+/** Deadlocks and serialization failures: the transaction may simply be run again. */
 const RETRYABLE = new Set(['40001', '40P01']);
 
 export class PgStore implements Store {
@@ -68,12 +68,9 @@ export class PgStore implements Store {
   async withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#db.transaction(async (tx) => {
-          await tx.exec('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE');
-          return fn(halves(tx));
-        });
+        return await this.#db.transaction((tx) => fn(halves(tx)));
       } catch (err) {
-        if (attempt >= 8 || !RETRYABLE.has((err as { code?: string }).code ?? '')) throw err;
+        if (attempt >= 5 || !RETRYABLE.has((err as { code?: string }).code ?? '')) throw err;
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
       }
     }

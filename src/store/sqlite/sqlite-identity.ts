@@ -18,6 +18,9 @@ export class SqliteIdentity implements IdentityStore {
     return (this.sql('SELECT jwk FROM keys WHERE keyid = ?').get(keyid) as { jwk: string } | undefined)?.jwk ?? null;
   }
 
+  /** BEGIN IMMEDIATE already makes every write transaction run alone. */
+  async lockAuthor(): Promise<void> {}
+
   async authorVoteStats(authorId: string, since: number): Promise<AuthorVoteStats> {
     const row = this.sql(
       `SELECT coalesce(sum(v.kind = 'verify'), 0) AS verifications,

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { syncEffect, VERDICTS, type HistoryEvent, type HistoryKind, type RegistryEntry, type Verdict } from '../../domain/registry.js';
 import type { ProbeRecord, RegistryStore, ServerListQuery, ServerRecord, SyncRecord, ToolRow } from '../../ports/registry-store.js';
 import type { Sql } from './sqlite-rows.js';
-import { likePattern, toServer, toTool, type ServerRow, type ToolDbRow } from '../registry-rows.js';
+import { likePattern, serverParams, toServer, toTool, type ServerRow, type ToolDbRow } from '../registry-rows.js';
 
 export class SqliteRegistry implements RegistryStore {
   constructor(
@@ -16,22 +16,7 @@ export class SqliteRegistry implements RegistryStore {
     this.db
       .transaction(() => {
         for (const e of entries) {
-          const row = {
-            name: e.name,
-            version: e.version,
-            title: e.title,
-            description: e.description,
-            status: e.status,
-            website_url: e.websiteUrl,
-            repository_url: e.repositoryUrl,
-            category: e.category,
-            remote_type: e.remote?.type ?? null,
-            remote_url: e.remote?.url ?? null,
-            remote_headers: JSON.stringify(e.remote?.headers ?? []),
-            published_at: e.publishedAt,
-            updated_at: e.updatedAt,
-            now,
-          };
+          const row = serverParams(e, now);
           const old = this.sql('SELECT remote_type, remote_url FROM registry_servers WHERE name = ?').get(e.name) as
             | { remote_type: string | null; remote_url: string | null }
             | undefined;

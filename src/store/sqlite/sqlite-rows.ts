@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { LiveCriteria, ObjectType, StoredObject, TrustLevel } from '../../domain/model.js';
 import type { NewObject } from '../../ports/object-store.js';
+import { objectParams } from '../object-params.js';
 
 /** Prepared statements by SQL text, shared by every half of one store. */
 export type Sql = (text: string) => Database.Statement;
@@ -112,26 +113,11 @@ export function insertRow(sql: Sql, o: NewObject, hidden: boolean, withdrawn: bo
        @authorTrust, @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
        @hidden, @withdrawn, @injection, @dedupeKey)`,
   ).run({
-    id: o.id,
-    type: o.type,
-    title: o.title,
-    content: o.content,
+    ...objectParams(o),
     topics: JSON.stringify(o.topics),
-    topicsText: o.topics.map((t) => t.replace(/-/g, ' ')).join(' '),
-    sourceUrl: o.sourceUrl,
-    parentId: o.parentId,
-    authorId: o.author?.id ?? null,
-    authorTrust: o.author?.trustLevel ?? null,
-    authorDomain: o.author?.domain ?? null,
-    createdAt: o.createdAt,
-    expiresAt: o.expiresAt,
-    lastVerifiedAt: o.lastVerifiedAt ?? null,
-    verifications: o.verificationCount ?? 0,
-    contradictions: o.contradictionCount ?? 0,
     hidden: hidden ? 1 : 0,
     withdrawn: withdrawn ? 1 : 0,
     injection: o.injectionSuspected ? 1 : 0,
-    dedupeKey: o.dedupeKey,
   });
   const addTopic = sql(
     `INSERT OR IGNORE INTO object_topics (topic, object_id, expires_at, hidden, withdrawn, verification_count, contradiction_count)
