@@ -61,14 +61,15 @@ export async function realPgStore(opts: PgStoreOptions = {}): Promise<{ store: P
   };
 }
 
-class PgliteTx implements PgSession {
-  constructor(private readonly tx: Transaction) {}
+/** query and exec over PGlite or one of its transactions. */
+class PgliteQueries implements PgSession {
+  constructor(private readonly target: PGlite | Transaction) {}
   async query<R>(text: string, params?: readonly unknown[]): Promise<PgResult<R>> {
-    const r = await this.tx.query<R>(text, params as unknown[]);
+    const r = await this.target.query<R>(text, params as unknown[]);
     return { rows: r.rows, rowCount: r.affectedRows ?? 0 };
   }
   async exec(script: string): Promise<void> {
-    await this.tx.exec(script);
+    await this.target.exec(script);
   }
   transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T> {
     return fn(this);
@@ -76,24 +77,19 @@ class PgliteTx implements PgSession {
 }
 
 /** The PgRoot port over one PGlite database (one connection: PGlite runs one query at a time). */
-export class PgliteSession implements PgRoot {
+export class PgliteSession extends PgliteQueries implements PgRoot {
   constructor(
     readonly db: PGlite,
     /** False when the database outlives this session (shared by a suite). */
     private readonly owned = true,
-  ) {}
+  ) {
+    super(db);
+  }
   static async create(): Promise<PgliteSession> {
     return new PgliteSession(await PGlite.create({ extensions: { vector } }));
   }
-  async query<R>(text: string, params?: readonly unknown[]): Promise<PgResult<R>> {
-    const r = await this.db.query<R>(text, params as unknown[]);
-    return { rows: r.rows, rowCount: r.affectedRows ?? 0 };
-  }
-  async exec(script: string): Promise<void> {
-    await this.db.exec(script);
-  }
-  transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => fn(new PgliteTx(tx)));
+  override transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => fn(new PgliteQueries(tx)));
   }
   async listen(channel: string, onPayload: (payload: string) => void) {
     const unsubscribe = await this.db.listen(channel, onPayload);

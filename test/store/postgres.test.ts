@@ -2,7 +2,7 @@
  * The Store contract on the machine's PostgreSQL (a fresh schema per test), where pgvector is
  * not installed: the semantic leg is answered from process memory, kept current by NOTIFY.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { freshSchema, pgUnavailable, realPgStore } from '../helpers/pg.js';
 import { PoolSession } from '../../src/store/postgres/pg-session.js';
 import { PgStore } from '../../src/store/postgres/pg-store.js';
@@ -52,5 +52,3 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     }
   });
 });
-
-beforeAll(() => undefined);

@@ -53,25 +53,23 @@ export class PgEmbedQueue implements EmbedQueue {
   }
 
   save(model: string, items: { id: string; vector: Float32Array | null }[]): Promise<void> {
-    const mode = this.vectors();
+    const pgvector = this.vectors() === 'pgvector';
+    const put = `INSERT INTO object_vectors (seq, model, embedding${pgvector ? ', vec' : ''})
+       SELECT o.seq, @model, @embedding${pgvector ? ', @embedding::real[]::vector' : ''} FROM o
+       ON CONFLICT (seq) DO UPDATE SET model = excluded.model, embedding = excluded.embedding${pgvector ? ', vec = excluded.vec' : ''}`;
+    const drop = 'DELETE FROM object_vectors v USING o WHERE v.seq = o.seq';
     return this.db.transaction(async (tx) => {
+      // One statement per item: the vector, the queue, and (vectors in memory) a NOTIFY that
+      // every instance's index hears when this transaction commits.
       for (const { id, vector } of items) {
-        const row = await one<{ seq: number }>(tx, 'SELECT seq FROM objects WHERE id = @id', { id });
-        if (!row) continue;
-        if (vector) {
-          await run(
-            tx,
-            `INSERT INTO object_vectors (seq, model, embedding${mode === 'pgvector' ? ', vec' : ''})
-             VALUES (@seq, @model, @embedding${mode === 'pgvector' ? ', @embedding::real[]::vector' : ''})
-             ON CONFLICT (seq) DO UPDATE SET model = excluded.model, embedding = excluded.embedding${mode === 'pgvector' ? ', vec = excluded.vec' : ''}`,
-            { seq: row.seq, model, embedding: Array.from(vector) },
-          );
-        } else {
-          await run(tx, 'DELETE FROM object_vectors WHERE seq = @seq', { seq: row.seq });
-        }
-        await run(tx, 'DELETE FROM embed_queue WHERE seq = @seq', { seq: row.seq });
-        // Every instance's in-memory index hears of the change when this transaction commits.
-        if (mode === 'memory') await tx.query('SELECT pg_notify($1, $2)', [VECTORS_CHANNEL, String(row.seq)]);
+        await run(
+          tx,
+          `WITH o AS (SELECT seq FROM objects WHERE id = @id),
+             stored AS (${vector ? put : drop}),
+             done AS (DELETE FROM embed_queue q USING o WHERE q.seq = o.seq)
+           SELECT ${pgvector ? '1' : 'pg_notify(@channel, o.seq::text)'} FROM o`,
+          { id, model, embedding: vector ? Array.from(vector) : null, channel: VECTORS_CHANNEL },
+        );
       }
     });
   }

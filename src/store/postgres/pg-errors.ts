@@ -4,6 +4,7 @@
  * Retry-After), not an internal error. Text PostgreSQL cannot store (U+0000) is the caller's.
  */
 import { DomainError } from '../../domain/errors.js';
+import { mapErrors, wrapMethods } from '../wrap-methods.js';
 
 const CONNECTION = /^(08|57P0|53300|53400)/;
 const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
@@ -18,16 +19,7 @@ export function toDomainError(err: unknown): unknown {
   return err;
 }
 
-/** Wraps every method of `target` so its rejections pass through toDomainError. */
+/** Wraps every method of `target` so its errors pass through toDomainError. */
 export function mapPgErrors<T extends object>(target: T): T {
-  return new Proxy(target, {
-    get(obj, prop) {
-      const value = Reflect.get(obj, prop, obj) as unknown;
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        const result = (value as (...a: unknown[]) => unknown).apply(obj, args);
-        return result instanceof Promise ? result.catch((err: unknown) => Promise.reject(toDomainError(err))) : result;
-      };
-    },
-  });
+  return wrapMethods(target, (invoke) => mapErrors(invoke, toDomainError));
 }

@@ -118,12 +118,15 @@ export class PgObjects implements ObjectStore {
     return this.db.transaction(async (tx) => {
       let n = 0;
       for await (const rows of batches) {
+        // What the rules need, read once per batch; rows inserted earlier in it count too.
+        const ids = rows.flatMap((r) => [r.id, ...(r.parentId === null ? [] : [r.parentId])]);
+        const known = new Map((await all<{ id: string; root: boolean }>(tx, 'SELECT id, parent_id IS NULL AS root FROM objects WHERE id = ANY(@ids::text[])', { ids })).map((r) => [r.id, r.root]));
         for (const row of rows) {
-          const taken = await one(tx, 'SELECT 1 FROM objects WHERE id = @id', { id: row.id });
-          const parent = row.parentId === null ? undefined : await one<{ root: boolean }>(tx, 'SELECT parent_id IS NULL AS root FROM objects WHERE id = @id', { id: row.parentId });
-          const problem = importRowProblem(row, { idTaken: taken !== undefined, parent: parent ? { isRoot: parent.root } : null });
+          const parentIsRoot = row.parentId === null ? undefined : known.get(row.parentId);
+          const problem = importRowProblem(row, { idTaken: known.has(row.id), parent: parentIsRoot === undefined ? null : { isRoot: parentIsRoot } });
           if (problem) throw new BulkRowError(row, problem);
           await insertRow(tx, row, row.hidden, row.withdrawn, Date.now());
+          known.set(row.id, row.parentId === null);
           n++;
         }
       }

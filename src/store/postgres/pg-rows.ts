@@ -3,9 +3,9 @@
  * "live" predicate in SQL (mirrors domain/state.ts and sqlite-rows.ts), and the writes several
  * halves make.
  */
-import type { LiveCriteria, ObjectType, StoredObject, TrustLevel } from '../../domain/model.js';
+import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import type { NewObject } from '../../ports/object-store.js';
-import { objectParams } from '../object-params.js';
+import { objectParams, toStoredObject, type ObjectColumns } from '../object-columns.js';
 import type { PgSession } from './pg-session.js';
 
 export type Params = Record<string, unknown>;
@@ -53,27 +53,8 @@ export async function run(db: PgSession, sql: string, params: Params = {}): Prom
   return (await db.query(...bind(sql, params))).rowCount;
 }
 
-export interface ObjectRow {
-  seq: number;
-  id: string;
-  type: string;
-  title: string;
-  content: string;
+export interface ObjectRow extends ObjectColumns<boolean> {
   topics: string[];
-  source_url: string | null;
-  parent_id: string | null;
-  author_id: string | null;
-  author_trust: string | null;
-  author_domain: string | null;
-  created_at: number;
-  expires_at: number;
-  last_verified_at: number | null;
-  verification_count: number;
-  contradiction_count: number;
-  hidden: boolean;
-  withdrawn: boolean;
-  injection: boolean;
-  reply_count: number;
 }
 
 /** SQL for "live" on the table aliased `alias`; parameters @now and @dmin. Mirrors domain/state.ts. */
@@ -89,27 +70,7 @@ export const SELECT_OBJECT = `${OBJECT_COLUMNS}, (SELECT count(*) FROM objects r
 
 export const liveParams = (live: LiveCriteria) => ({ now: live.now, dmin: live.disputeMinContradictions });
 
-export function toObject(row: ObjectRow): StoredObject {
-  return {
-    id: row.id,
-    type: row.type as ObjectType,
-    title: row.title,
-    content: row.content,
-    topics: row.topics,
-    sourceUrl: row.source_url,
-    parentId: row.parent_id,
-    author: row.author_id ? { id: row.author_id, trustLevel: row.author_trust as TrustLevel, domain: row.author_domain } : null,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    lastVerifiedAt: row.last_verified_at,
-    verificationCount: row.verification_count,
-    contradictionCount: row.contradiction_count,
-    replyCount: row.reply_count,
-    hidden: row.hidden,
-    withdrawn: row.withdrawn,
-    injectionSuspected: row.injection,
-  };
-}
+export const toObject = (row: ObjectRow): StoredObject => toStoredObject(row, row.topics, Boolean);
 
 /** A LIMIT clause with the validated count inlined, as in sqlite-rows.ts. */
 export const limitSql = (n: number) => `LIMIT ${Math.max(0, Math.trunc(n))}`;

@@ -21,7 +21,8 @@ interface CorpusStats {
 }
 
 export class PgSearchIndex implements SearchIndex {
-  #stats: Promise<CorpusStats> | null = null;
+  #stats: CorpusStats | null = null;
+  #reading: Promise<CorpusStats> | null = null;
 
   constructor(
     private readonly db: PgSession,
@@ -71,28 +72,18 @@ export class PgSearchIndex implements SearchIndex {
     return (await this.vectors()?.nearest(q)) ?? [];
   }
 
-  #corpus(): Promise<CorpusStats> {
-    const now = Date.now();
-    const current = this.#stats;
-    if (current) {
-      // A stale answer serves while the next is read; a failed read is retried on the next query.
-      void current.then((s) => {
-        if (now - s.at > STATS_TTL_MS && this.#stats === current) this.#stats = this.#readStats(current);
-      });
-      return current;
-    }
-    this.#stats = this.#readStats(null);
-    return this.#stats;
-  }
-
-  #readStats(fallback: Promise<CorpusStats> | null): Promise<CorpusStats> {
-    const read = one<{ total: number; words: number | null; stems: number | null }>(
+  /** The first query waits for the figures; later ones use the last figures while newer ones are read. */
+  async #corpus(): Promise<CorpusStats> {
+    const last = this.#stats;
+    if (last && Date.now() - last.at <= STATS_TTL_MS) return last;
+    this.#reading ??= one<{ total: number; words: number | null; stems: number | null }>(
       this.db,
       'SELECT count(*)::float8 AS total, avg(length(words))::float8 AS words, avg(length(stems))::float8 AS stems FROM objects',
-    ).then((r) => ({ total: r!.total, words: r!.words ?? 1, stems: r!.stems ?? 1, at: Date.now() }));
-    read.catch(() => {
-      if (this.#stats === read) this.#stats = fallback;
-    });
-    return read;
+    )
+      .then((r) => (this.#stats = { total: r!.total, words: r!.words ?? 1, stems: r!.stems ?? 1, at: Date.now() }))
+      .finally(() => (this.#reading = null));
+    if (!last) return this.#reading;
+    this.#reading.catch(() => undefined);
+    return last;
   }
 }

@@ -37,18 +37,21 @@ const types = {
     oid === 20 || oid === 1700 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-class ClientSession implements PgSession {
-  constructor(private readonly client: pg.PoolClient) {}
+/** query and exec over what node-postgres can query: the pool, or one checked-out client. */
+class Queries {
+  constructor(private readonly target: { query(text: string, values?: unknown[]): Promise<pg.QueryResult> }) {}
 
   async query<R>(text: string, params?: readonly unknown[]): Promise<PgResult<R>> {
-    const r = await this.client.query(text, params as unknown[]);
+    const r = await this.target.query(text, params as unknown[]);
     return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
   }
 
   async exec(script: string): Promise<void> {
-    await this.client.query(script);
+    await this.target.query(script);
   }
+}
 
+class ClientSession extends Queries implements PgSession {
   transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T> {
     return fn(this);
   }
@@ -62,25 +65,18 @@ export interface PoolOptions {
   connectTimeoutMs: number;
 }
 
-export class PoolSession implements PgRoot {
+export class PoolSession extends Queries implements PgRoot {
   readonly #pool: pg.Pool;
   readonly #opts: PoolOptions;
 
   constructor(opts: PoolOptions) {
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.max, connectionTimeoutMillis: opts.connectTimeoutMs, types });
+    super(pool);
+    this.#pool = pool;
     this.#opts = opts;
-    this.#pool = new pg.Pool({ connectionString: opts.url, max: opts.max, connectionTimeoutMillis: opts.connectTimeoutMs, types });
     // An idle connection the server dropped (restart, failover) is discarded by the pool; the
     // next query opens another. Without a listener the error would end the process.
     this.#pool.on('error', () => undefined);
-  }
-
-  async query<R>(text: string, params?: readonly unknown[]): Promise<PgResult<R>> {
-    const r = await this.#pool.query(text, params as unknown[]);
-    return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
-  }
-
-  async exec(script: string): Promise<void> {
-    await this.#pool.query(script);
   }
 
   async transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T> {

@@ -43,17 +43,16 @@ export class PgStore implements Store {
   readonly identity: IdentityStore;
   readonly #db: PgRoot;
   readonly #opts: PgStoreOptions;
-  #mode: VectorMode = 'memory';
-  #leg: PgvectorLeg | MemoryVectors;
+  /** How the semantic leg is answered; chosen by the first migrate(), none before. */
+  #leg: PgvectorLeg | MemoryVectors | null = null;
 
   constructor(db: PgRoot, opts: PgStoreOptions = {}) {
     this.#db = db;
     this.#opts = opts;
-    this.#leg = new MemoryVectors(db);
     this.objects = mapPgErrors(new PgObjects(db));
     this.votes = mapPgErrors(new PgVotes(db));
     this.search = mapPgErrors(new PgSearchIndex(db, () => this.#leg));
-    this.embeddings = mapPgErrors(new PgEmbedQueue(db, () => this.#mode));
+    this.embeddings = mapPgErrors(new PgEmbedQueue(db, () => this.#vectorMode()));
     this.registry = mapPgErrors(new PgRegistry(db));
     this.identity = mapPgErrors(new PgIdentity(db));
     // A constructor may return another object: callers get the mapped instance.
@@ -62,7 +61,7 @@ export class PgStore implements Store {
 
   /** Known once migrate() has looked for pgvector. */
   get capabilities(): StoreCapabilities {
-    return { vectors: { available: true, answeredBy: this.#mode === 'pgvector' ? 'approximate-index' : 'process-memory' } };
+    return { vectors: { available: true, answeredBy: this.#vectorMode() === 'pgvector' ? 'approximate-index' : 'process-memory' } };
   }
 
   async withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
@@ -82,7 +81,7 @@ export class PgStore implements Store {
    * for pgvector, which may be installed later: each start looks again.
    */
   async migrate(): Promise<void> {
-    await this.#db.transaction(async (tx) => {
+    const pgvector = await this.#db.transaction(async (tx) => {
       await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('agentboard-migrate:' || current_schema(), 0))`);
       await tx.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)');
       for (const m of pgMigrations) {
@@ -90,11 +89,13 @@ export class PgStore implements Store {
         await tx.exec(m.sql);
         await run(tx, 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (@v, @name, @at)', { v: m.version, name: m.name, at: Date.now() });
       }
-      this.#mode = this.#opts.vectorIndex !== 'memory' && (await installPgvector(tx)) ? 'pgvector' : 'memory';
+      return this.#opts.vectorIndex !== 'memory' && (await installPgvector(tx));
     });
-    const previous = this.#leg;
-    this.#leg = this.#mode === 'pgvector' ? new PgvectorLeg(this.#db) : previous instanceof MemoryVectors ? previous : new MemoryVectors(this.#db);
-    if (previous !== this.#leg && previous instanceof MemoryVectors) await previous.close();
+    this.#leg ??= pgvector ? new PgvectorLeg(this.#db) : new MemoryVectors(this.#db);
+  }
+
+  #vectorMode(): VectorMode {
+    return this.#leg instanceof PgvectorLeg ? 'pgvector' : 'memory';
   }
 
   async ping(): Promise<void> {
@@ -127,7 +128,9 @@ function halves(tx: PgSession): StoreTx {
 async function installPgvector(tx: PgSession): Promise<boolean> {
   await tx.exec(`DO $$ BEGIN CREATE EXTENSION IF NOT EXISTS vector; EXCEPTION WHEN OTHERS THEN NULL; END $$`);
   if (!(await one(tx, `SELECT 1 FROM pg_extension WHERE extname = 'vector'`))) return false;
-  await tx.exec('ALTER TABLE object_vectors ADD COLUMN IF NOT EXISTS vec vector');
-  await tx.exec('UPDATE object_vectors SET vec = embedding::vector WHERE vec IS NULL');
+  // Once, when pgvector arrives: the column, and copies of the vectors stored before it.
+  if (!(await one(tx, `SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'object_vectors' AND column_name = 'vec'`))) {
+    await tx.exec('ALTER TABLE object_vectors ADD COLUMN vec vector; UPDATE object_vectors SET vec = embedding::vector');
+  }
   return true;
 }

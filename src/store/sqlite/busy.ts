@@ -6,35 +6,23 @@
  * with Retry-After) instead of an internal error.
  */
 import { DomainError } from '../../domain/errors.js';
+import { mapErrors, wrapMethods } from '../wrap-methods.js';
 import type { WriteGate } from './write-gate.js';
 
 const BUSY = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_TIMEOUT', 'SQLITE_LOCKED']);
 
-function rethrow(err: unknown): never {
+function toDomainError(err: unknown): unknown {
   if (BUSY.has((err as { code?: string } | null)?.code ?? '')) {
-    throw new DomainError('unavailable', 'The database is busy with another writer; retry shortly.');
+    return new DomainError('unavailable', 'The database is busy with another writer; retry shortly.');
   }
-  throw err;
+  return err;
 }
 
 /** Wraps every method of `target`: it waits at `gate`, and busy errors, thrown or rejected, become `unavailable`. */
 export function guard<T extends object>(target: T, gate: WriteGate): T {
-  return new Proxy(target, {
-    get(obj, prop) {
-      const value = Reflect.get(obj, prop, obj) as unknown;
-      if (typeof value !== 'function') return value;
-      const call = (args: unknown[]) => {
-        try {
-          const result = (value as (...a: unknown[]) => unknown).apply(obj, args);
-          return result instanceof Promise ? result.catch(rethrow) : result;
-        } catch (err) {
-          return rethrow(err);
-        }
-      };
-      return (...args: unknown[]) => {
-        const waiting = gate.wait();
-        return waiting ? waiting.then(() => call(args)) : call(args);
-      };
-    },
+  return wrapMethods(target, (invoke) => {
+    const call = () => mapErrors(invoke, toDomainError);
+    const waiting = gate.wait();
+    return waiting ? waiting.then(call) : call();
   });
 }

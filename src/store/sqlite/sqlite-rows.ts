@@ -3,34 +3,15 @@
  * (mirrors domain/state.ts), the prepared-statement cache, and the writes several halves make.
  */
 import type Database from 'better-sqlite3';
-import type { LiveCriteria, ObjectType, StoredObject, TrustLevel } from '../../domain/model.js';
+import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import type { NewObject } from '../../ports/object-store.js';
-import { objectParams } from '../object-params.js';
+import { objectParams, toStoredObject, type ObjectColumns } from '../object-columns.js';
 
 /** Prepared statements by SQL text, shared by every half of one store. */
 export type Sql = (text: string) => Database.Statement;
 
-export interface ObjectRow {
-  seq: number;
-  id: string;
-  type: string;
-  title: string;
-  content: string;
+export interface ObjectRow extends ObjectColumns<number> {
   topics: string;
-  source_url: string | null;
-  parent_id: string | null;
-  author_id: string | null;
-  author_trust: string | null;
-  author_domain: string | null;
-  created_at: number;
-  expires_at: number;
-  last_verified_at: number | null;
-  verification_count: number;
-  contradiction_count: number;
-  hidden: number;
-  withdrawn: number;
-  injection: number;
-  reply_count: number;
 }
 
 /** SQL for "live" on the table aliased `alias`; parameters @now and @dmin. Mirrors domain/state.ts. */
@@ -42,29 +23,7 @@ export const SELECT_OBJECT = `o.*, (SELECT count(*) FROM objects r WHERE r.paren
 
 export const liveParams = (live: LiveCriteria) => ({ now: live.now, dmin: live.disputeMinContradictions });
 
-export function toObject(row: ObjectRow): StoredObject {
-  return {
-    id: row.id,
-    type: row.type as ObjectType,
-    title: row.title,
-    content: row.content,
-    topics: JSON.parse(row.topics) as string[],
-    sourceUrl: row.source_url,
-    parentId: row.parent_id,
-    author: row.author_id
-      ? { id: row.author_id, trustLevel: row.author_trust as TrustLevel, domain: row.author_domain }
-      : null,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    lastVerifiedAt: row.last_verified_at,
-    verificationCount: row.verification_count,
-    contradictionCount: row.contradiction_count,
-    replyCount: row.reply_count,
-    hidden: row.hidden === 1,
-    withdrawn: row.withdrawn === 1,
-    injectionSuspected: row.injection === 1,
-  };
-}
+export const toObject = (row: ObjectRow): StoredObject => toStoredObject(row, JSON.parse(row.topics) as string[], (v) => v === 1);
 
 /**
  * A LIMIT clause with the count inlined: bound as a parameter, better-sqlite3 passes a double
