@@ -114,13 +114,23 @@ export interface Board$ {
   close(): Promise<void>;
 }
 
+/**
+ * Brings a store up to this code: migrations, then each object's standing re-derived if the
+ * rule or DISPUTE_MIN_CONTRADICTIONS changed since it was stored. Answers how many moved.
+ */
+export async function prepareStore(store: Store, config: Config): Promise<number> {
+  await store.migrate();
+  return store.objects.restate(config.limits.disputeMinContradictions);
+}
+
 /** Opens everything, migrates, and returns the app with a close() that releases it all. */
 export async function buildBoard(config: Config, log: Logger, overrides: Overrides = {}): Promise<Board$> {
   const clock = overrides.clock ?? systemClock;
   if (!overrides.kv) checkSharedState(config);
   const store = overrides.store ?? openStore(config);
   const kv = overrides.kv ?? openKv(config);
-  await store.migrate();
+  const restated = await prepareStore(store, config);
+  if (restated > 0) log.info({ objects: restated }, 'standing re-derived under the current rule');
   // A kv that cannot be reached does not stop the board: health reports it and limits fail open.
   await kv.ready().catch((err: unknown) => log.warn({ err }, 'kv store not reachable at start; continuing'));
   const voterSecret = config.voterHashSecret ?? (await store.initSetting('voter_hash_secret', randomBytes(32).toString('base64url')));

@@ -5,7 +5,7 @@
  *   migrate   apply database migrations and exit
  *   import / export / sync-registry / keygen / request   (see USAGE)
  */
-import { buildBoard, openStore, registryDeps } from '../compose.js';
+import { buildBoard, openStore, prepareStore, registryDeps } from '../compose.js';
 import { systemClock } from '../clock.js';
 import { VERDICT_LABELS } from '../domain/registry.js';
 import { probeDue } from '../registry/probe-runner.js';
@@ -62,8 +62,8 @@ async function serve(config: Config): Promise<void> {
 async function migrate(config: Config): Promise<void> {
   const store = openStore(config);
   try {
-    await store.migrate();
-    process.stdout.write(`migrations applied (${config.database.kind})\n`);
+    const restated = await prepareStore(store, config);
+    process.stdout.write(`migrations applied (${config.database.kind})${restated ? `; standing re-derived for ${restated} objects` : ''}\n`);
   } finally {
     await store.close();
   }
@@ -137,7 +137,7 @@ async function exportFile(config: Config, file: string | undefined): Promise<num
 async function syncRegistryCommand(config: Config): Promise<number> {
   const store = openStore(config);
   try {
-    await store.migrate();
+    await prepareStore(store, config);
     const deps = registryDeps(config, store, systemClock, toolLogger(config));
     if (!deps) {
       process.stderr.write('REGISTRY_URL=off: registry sync and probes are disabled\n');

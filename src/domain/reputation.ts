@@ -1,5 +1,6 @@
 /** `reputable` (decisions.md, Identity and trust): earned from other voters' verifications. */
 import type { BoardLimits } from './limits.js';
+import type { TrustLevel } from './model.js';
 
 export interface AuthorVoteStats {
   /** Verifications of the author's objects in the window, by voters other than the author. */
@@ -14,3 +15,6 @@ export function isReputable(s: AuthorVoteStats, rule: BoardLimits['reputation'])
   const votes = s.verifications + s.contradictions;
   return s.verifications >= rule.minVerifications && s.verifiers >= rule.minVoters && votes > 0 && s.contradictions / votes < rule.maxContradictionShare;
 }
+
+/** The trust an object shows: `reputable` while its author is, else what its signature earned. */
+export const shownTrust = (base: TrustLevel, reputable: boolean): TrustLevel => (reputable ? 'reputable' : base);

@@ -4,7 +4,7 @@ import { dedupeKey } from './dedupe.js';
 import { looksLikePromptInjection } from './injection.js';
 import { resolveExpiry } from './lifetimes.js';
 import type { StoredObject } from './model.js';
-import { flagsOf, stateOf } from './state.js';
+import { flagsOf, liveUntil, stateOf } from './state.js';
 
 const limits = loadConfig({}).limits;
 const NOW = Date.parse('2026-05-01T00:00:00.000Z');
@@ -75,6 +75,22 @@ describe('stateOf', () => {
     ['expired beats disputed', { expiresAt: NOW - 1, contradictionCount: 5 }, 'expired'],
   ] as const)('%s', (_, patch, state) => {
     expect(stateOf({ ...base, ...patch }, live)).toBe(state);
+  });
+
+  it.each([
+    [{}, NOW + 20 * DAY],
+    [{ contradictionCount: 1 }, NOW + 20 * DAY],
+    [{ contradictionCount: 2 }, 0],
+    [{ contradictionCount: 2, verificationCount: 2 }, NOW + 20 * DAY],
+    [{ hidden: true }, 0],
+    [{ withdrawn: true }, 0],
+    [{ expiresAt: NOW }, NOW],
+  ] as const)('liveUntil %j is %d, and live exactly while now is before it', (patch, until) => {
+    const o = { ...base, ...patch };
+    expect(liveUntil(o, live.disputeMinContradictions)).toBe(until);
+    for (const now of [NOW - 1, NOW, NOW + 20 * DAY]) {
+      expect(now < liveUntil(o, live.disputeMinContradictions)).toBe(stateOf(o, { ...live, now }) === 'live');
+    }
   });
 });
 

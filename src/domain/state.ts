@@ -1,10 +1,32 @@
-/** States and flags (decisions.md, Lifetimes and states). The store's live filter must agree with `stateOf`. */
+/**
+ * States and flags (decisions.md, Lifetimes and states). Stores do not evaluate "live": they
+ * keep `liveUntil` as computed here, and filter on `live_until > now`.
+ */
 import type { LiveCriteria, ObjectState, StoredObject } from './model.js';
 
 type Counts = Pick<StoredObject, 'verificationCount' | 'contradictionCount'>;
 
+/** The facts an object's standing is derived from. */
+export type StandingFacts = Counts & Pick<StoredObject, 'hidden' | 'withdrawn' | 'expiresAt'>;
+
 export const isDisputed = (o: Counts, minContradictions: number): boolean =>
   o.contradictionCount >= minContradictions && o.contradictionCount > o.verificationCount;
+
+/**
+ * The instant an object stops being live: its expiry while it stands, 0 once it is hidden,
+ * withdrawn or disputed. Time is the only input a store compares, so one column and one
+ * index answer "live" on every store.
+ */
+export function liveUntil(o: StandingFacts, minContradictions: number): number {
+  return o.hidden || o.withdrawn || isDisputed(o, minContradictions) ? 0 : o.expiresAt;
+}
+
+/**
+ * Names the rule stores keep `liveUntil` by. A store whose stamp differs re-derives what it
+ * keeps, so a changed DISPUTE_MIN_CONTRADICTIONS (or a changed rule: bump the number) takes
+ * effect on every object, not just the next ones written.
+ */
+export const standingStamp = (minContradictions: number): string => `live-until/1 dispute-min=${minContradictions}`;
 
 /** Hidden (moderation) shows over everything; withdrawn and expired are final; disputed comes and goes with votes. */
 export function stateOf(o: StoredObject, live: LiveCriteria): ObjectState {

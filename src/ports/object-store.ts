@@ -1,8 +1,9 @@
 /**
  * The objects half of the Store port: writing, reading and listing objects, topic counts, and
- * bulk import and export. "Live" always means: not hidden, not withdrawn, `expires_at > now`,
- * and not disputed (`contradictions >= min && contradictions > verifications`), the rule of
- * domain/state.ts. Pinned by the contract suite in test/store/store.case.ts.
+ * bulk import and export. "Live" is the rule of domain/state.ts: a store keeps each object's
+ * `liveUntil` as that rule derives it, re-derived in the same transaction as any write to the
+ * facts it depends on, and reads "live" as `liveUntil > now`. Pinned by the contract suite in
+ * test/store/store.case.ts.
  */
 import type { LiveCriteria, ObjectType, StoredObject } from '../domain/model.js';
 
@@ -68,7 +69,12 @@ export interface ObjectStore {
    * batches should come from local storage, not a client: the transaction is open while they
    * are read. Answers how many rows were inserted.
    */
-  bulkImport(batches: AsyncIterable<readonly BulkObject[]>): Promise<number>;
+  bulkImport(batches: AsyncIterable<readonly BulkObject[]>, live: LiveCriteria): Promise<number>;
+  /**
+   * Re-derives every object's standing unless the store already keeps it by
+   * `standingStamp(minContradictions)`; run at start, before serving. Answers how many changed.
+   */
+  restate(minContradictions: number): Promise<number>;
   /** Every object in any state, in id order after `after` (exports). */
   scan(after: string | null, limit: number, live: LiveCriteria): Promise<StoredObject[]>;
 }

@@ -1,12 +1,34 @@
 /**
  * The objects table as both SQL stores lay it out: a new object's values to bind, and a read
  * row's mapping back. Only topics (JSON text or an array) and flags (0/1 or booleans) differ.
+ * What the board's rules make of a row (its standing, its shown trust) comes from the domain.
  */
 import type { ObjectType, StoredObject, TrustLevel } from '../domain/model.js';
+import { shownTrust } from '../domain/reputation.js';
+import { liveUntil, type StandingFacts } from '../domain/state.js';
 import type { NewObject } from '../ports/object-store.js';
 
+/** The columns `live_until` is derived from, as a statement lists them. */
+export const STANDING_COLUMNS = 'hidden, withdrawn, expires_at, verification_count, contradiction_count';
+
+export interface StandingColumns<Flag> {
+  hidden: Flag;
+  withdrawn: Flag;
+  expires_at: number;
+  verification_count: number;
+  contradiction_count: number;
+}
+
+export const standingFacts = <Flag>(row: StandingColumns<Flag>, flag: (v: Flag) => boolean): StandingFacts => ({
+  hidden: flag(row.hidden),
+  withdrawn: flag(row.withdrawn),
+  expiresAt: row.expires_at,
+  verificationCount: row.verification_count,
+  contradictionCount: row.contradiction_count,
+});
+
 /** A read object row, but for its topics; `Flag` is how the engine returns a boolean. */
-export interface ObjectColumns<Flag> {
+export interface ObjectColumns<Flag> extends StandingColumns<Flag> {
   seq: number;
   id: string;
   type: string;
@@ -15,15 +37,12 @@ export interface ObjectColumns<Flag> {
   source_url: string | null;
   parent_id: string | null;
   author_id: string | null;
+  /** The trust the author's signature earned; `author_reputable` says whether they are reputable now. */
   author_trust: string | null;
+  author_reputable: Flag;
   author_domain: string | null;
   created_at: number;
-  expires_at: number;
   last_verified_at: number | null;
-  verification_count: number;
-  contradiction_count: number;
-  hidden: Flag;
-  withdrawn: Flag;
   injection: Flag;
   reply_count: number;
 }
@@ -37,7 +56,7 @@ export function toStoredObject<Flag>(row: ObjectColumns<Flag>, topics: string[],
     topics,
     sourceUrl: row.source_url,
     parentId: row.parent_id,
-    author: row.author_id ? { id: row.author_id, trustLevel: row.author_trust as TrustLevel, domain: row.author_domain } : null,
+    author: row.author_id ? { id: row.author_id, trustLevel: shownTrust(row.author_trust as TrustLevel, flag(row.author_reputable)), domain: row.author_domain } : null,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     lastVerifiedAt: row.last_verified_at,
@@ -50,7 +69,15 @@ export function toStoredObject<Flag>(row: ObjectColumns<Flag>, topics: string[],
   };
 }
 
-export function objectParams(o: NewObject) {
+/** A new object's values to bind; `live_until` as the domain derives it (imports may bring hidden, withdrawn and counts). */
+export function objectParams(o: NewObject & { hidden?: boolean; withdrawn?: boolean }, minContradictions: number) {
+  const facts: StandingFacts = {
+    hidden: o.hidden ?? false,
+    withdrawn: o.withdrawn ?? false,
+    expiresAt: o.expiresAt,
+    verificationCount: o.verificationCount ?? 0,
+    contradictionCount: o.contradictionCount ?? 0,
+  };
   return {
     id: o.id,
     type: o.type,
@@ -66,8 +93,11 @@ export function objectParams(o: NewObject) {
     createdAt: o.createdAt,
     expiresAt: o.expiresAt,
     lastVerifiedAt: o.lastVerifiedAt ?? null,
-    verifications: o.verificationCount ?? 0,
-    contradictions: o.contradictionCount ?? 0,
+    verifications: facts.verificationCount,
+    contradictions: facts.contradictionCount,
+    hidden: facts.hidden,
+    withdrawn: facts.withdrawn,
+    liveUntil: liveUntil(facts, minContradictions),
     dedupeKey: o.dedupeKey,
   };
 }

@@ -116,7 +116,7 @@ export async function importNdjson(store: Store, input: Readable, o: ImportOptio
       if (batch.length) yield batch;
     }
     try {
-      return await store.objects.bulkImport(batches());
+      return await store.objects.bulkImport(batches(), { now: o.now, disputeMinContradictions: o.limits.disputeMinContradictions });
     } catch (e) {
       if (e instanceof BulkRowError) throw new ImportError(lineOf.get(e.row) ?? lines, e.message);
       throw e;

@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { freshSchema, pgUnavailable, realPgStore } from '../helpers/pg.js';
 import { PoolSession } from '../../src/store/postgres/pg-session.js';
+import { pgMigrations } from '../../src/store/postgres/pg-migrations.js';
 import { PgStore } from '../../src/store/postgres/pg-store.js';
+import { expectUpgraded, oldRows } from './standing-upgrade.case.js';
 import { runStoreContract } from './store.case.js';
 
 const unavailable = await pgUnavailable();
@@ -49,6 +51,34 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     } finally {
       await b.close();
       await dispose();
+    }
+  });
+
+  it('upgrades a board made before stored standing with its live set, topic counts and shown trust intact', async () => {
+    const { url, drop } = await freshSchema();
+    const old = new PoolSession({ url, max: 1, connectTimeoutMs: 5000 });
+    const now = Date.now();
+    const store = new PgStore(new PoolSession({ url, max: 2, connectTimeoutMs: 5000 }));
+    try {
+      // The schema and rows as version 1 left them: trust copied onto objects, live facts on topic rows.
+      await old.query('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)');
+      await old.query(pgMigrations.find((m) => m.version === 1)!.sql);
+      await old.query('INSERT INTO schema_migrations VALUES (1, $1, $2)', ['v1', now]);
+      for (const { id, author, trust, base, v, c, hidden, expires } of oldRows(now)) {
+        await old.query(
+          `INSERT INTO objects (id, type, title, content, topics, topics_text, author_id, author_trust, author_base_trust, created_at, expires_at,
+             verification_count, contradiction_count, hidden, withdrawn, injection, dedupe_key)
+           VALUES ($1, 'finding', 't', $1, ARRAY['x'], 'x', $2, $3, $4, $5, $6, $7, $8, $9, false, false, $1)`,
+          [id, author, trust, base, now, expires, v, c, hidden],
+        );
+        await old.query('INSERT INTO object_topics VALUES ($1, $2, $3, $4, false, $5, $6)', ['x', id, expires, hidden, v, c]);
+      }
+      await old.query('INSERT INTO reputable_authors VALUES ($1, $2)', ['star', now]);
+      await expectUpgraded(store, now);
+    } finally {
+      await store.close();
+      await old.close();
+      await drop();
     }
   });
 });

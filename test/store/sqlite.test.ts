@@ -1,8 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
+import { migrations } from '../../src/store/sqlite/migrations.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { expectUpgraded, oldRows } from './standing-upgrade.case.js';
 import { runStoreContract } from './store.case.js';
 
 runStoreContract({
@@ -55,7 +58,7 @@ it('sqlite: a write blocked by another process past busy_timeout is unavailable,
     await new Promise<void>((resolve) => (release = resolve));
     yield [];
   }
-  const held = holder.objects.bulkImport(waiting());
+  const held = holder.objects.bulkImport(waiting(), live);
   await new Promise((resolve) => setTimeout(resolve, 10));
   await expect(waiter.objects.insert(newRow('01J0000000000000000000000C', live.now), live)).rejects.toMatchObject({ code: 'unavailable' });
   release();
@@ -80,5 +83,35 @@ it('sqlite: two handles on one file claim disjoint embedding jobs (leases are in
   expect(new Set([...fromA, ...fromB].map((j) => j.id)).size).toBe(6);
   await a.close();
   await b.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it('sqlite: a board made before stored standing upgrades with its live set, topic counts and shown trust intact', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
+  const path = join(dir, 'board.db');
+  const now = Date.now();
+  // The schema and rows as version 9 left them: trust copied onto objects, live facts on topic rows.
+  const old = new Database(path);
+  old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+  for (const m of migrations.filter((m) => m.version <= 9)) {
+    old.exec(m.sql);
+    old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, now);
+  }
+  const add = old.prepare(
+    `INSERT INTO objects (id, type, title, content, topics, topics_text, author_id, author_trust, author_base_trust, created_at, expires_at,
+       verification_count, contradiction_count, hidden, dedupe_key) VALUES (@id, 'finding', 't', @id, '["x"]', 'x', @author, @trust, @base, @now, @expires, @v, @c, @hidden, @id)`,
+  );
+  const topic = old.prepare('INSERT INTO object_topics (topic, object_id, expires_at, hidden, contradiction_count, verification_count) VALUES (?, ?, ?, ?, ?, ?)');
+  const rows = oldRows(now);
+  for (const r of rows) {
+    add.run({ ...r, hidden: r.hidden ? 1 : 0, now });
+    topic.run('x', r.id, r.expires, r.hidden ? 1 : 0, r.c, r.v);
+  }
+  old.prepare('INSERT INTO reputable_authors VALUES (?, ?)').run('star', now);
+  old.close();
+
+  const store = new SqliteStore(path);
+  await expectUpgraded(store, now);
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -209,6 +209,39 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       expect(await store.objects.setHidden('01ZZZZZZZZZZZZZZZZZZZZZZZZ', true, live())).toBeNull();
     });
 
+    describe('standing', () => {
+      const listed = async () => (await store.objects.list({ live: live(), limit: 10 })).map((o) => o.id);
+      const alpha = async () => (await store.objects.topicCounts(live(), ['alpha']))[0]?.count ?? 0;
+
+      it('re-derives every object when the dispute threshold changes, once per threshold', async () => {
+        const contested = await insert();
+        const calm = await insert();
+        await store.votes.cast({ objectId: contested.id, voterId: 'a', kind: 'contradict', note: null, evidenceUrl: null }, live());
+        expect(await store.objects.restate(2)).toBe(0);
+        expect(await listed()).toEqual([calm.id, contested.id]);
+        // One contradiction now disputes it: gone from listings and topic counts, not deleted.
+        expect(await store.objects.restate(1)).toBe(1);
+        expect(await listed()).toEqual([calm.id]);
+        expect(await alpha()).toBe(1);
+        expect(await store.objects.get(contested.id, live())).toMatchObject({ contradictionCount: 1 });
+        expect(await store.objects.restate(1)).toBe(0);
+        expect(await store.objects.restate(2)).toBe(1);
+        expect(await listed()).toEqual([calm.id, contested.id]);
+        expect(await alpha()).toBe(2);
+      });
+
+      it('derives the standing of imported rows from their states and counts', async () => {
+        const row = (patch: Partial<NewObject> & { hidden?: boolean; withdrawn?: boolean } = {}) => ({ hidden: false, withdrawn: false, ...obj(patch) });
+        const ok = row({ contradictionCount: 2, verificationCount: 2 });
+        const disputed = row({ contradictionCount: 3, verificationCount: 1 });
+        const withdrawn = row({ withdrawn: true });
+        const expired = row({ expiresAt: clock.now() });
+        expect(await store.objects.bulkImport(batches([ok, disputed, withdrawn, expired]), live())).toBe(4);
+        expect(await listed()).toEqual([ok.id]);
+        expect(await alpha()).toBe(1);
+      });
+    });
+
     describe('topics', () => {
       beforeEach(async () => {
         for (let i = 0; i < 6; i++) await insert({ topics: ['busy', 'shared'] });
@@ -416,7 +449,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         const root = row({ verificationCount: 4, contradictionCount: 1 });
         const reply = row({ type: 'response', parentId: root.id });
         const hidden = { ...row(), hidden: true };
-        expect(await store.objects.bulkImport(batches([root, reply], [hidden]))).toBe(3);
+        expect(await store.objects.bulkImport(batches([root, reply], [hidden]), live())).toBe(3);
         const scanned = await store.objects.scan(null, 10, live());
         expect(scanned.map((o) => o.id)).toEqual([root.id, reply.id, hidden.id]);
         expect(scanned[0]).toMatchObject({ verificationCount: 4, contradictionCount: 1, replyCount: 1 });
@@ -429,19 +462,19 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       it('keeps nothing when the import fails part way, and names the refused row', async () => {
         const ok = row();
         const orphan = row({ type: 'response', parentId: '01ZZZZZZZZZZZZZZZZZZZZZZZZ' });
-        const refused = await store.objects.bulkImport(batches([ok], [orphan])).catch((e: unknown) => e);
+        const refused = await store.objects.bulkImport(batches([ok], [orphan]), live()).catch((e: unknown) => e);
         expect(refused).toBeInstanceOf(BulkRowError);
         expect(refused).toMatchObject({ row: orphan, message: expect.stringMatching(/parent .* does not exist/) });
         expect(await store.objects.get(ok.id, live())).toBeNull();
-        await expect(store.objects.bulkImport(batches([ok, { ...ok }]))).rejects.toThrow(/already exists/);
+        await expect(store.objects.bulkImport(batches([ok, { ...ok }]), live())).rejects.toThrow(/already exists/);
         const replyToReply = row({ type: 'response', parentId: ok.id });
-        await expect(store.objects.bulkImport(batches([ok, replyToReply], [row({ type: 'response', parentId: replyToReply.id })]))).rejects.toThrow(/itself a reply/);
+        await expect(store.objects.bulkImport(batches([ok, replyToReply], [row({ type: 'response', parentId: replyToReply.id })]), live())).rejects.toThrow(/itself a reply/);
         // A source that fails part way rolls back what came before it.
         async function* failing() {
           yield [ok];
           throw new Error('the source broke');
         }
-        await expect(store.objects.bulkImport(failing())).rejects.toThrow(/source broke/);
+        await expect(store.objects.bulkImport(failing(), live())).rejects.toThrow(/source broke/);
         expect(await store.objects.scan(null, 10, live())).toEqual([]);
         // The store still takes writes afterwards.
         expect((await store.objects.insert(obj(), live())).created).toBe(true);

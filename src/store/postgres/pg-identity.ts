@@ -32,19 +32,11 @@ export class PgIdentity implements IdentityStore {
     return { verifications: row!.verifications, verifiers: row!.verifiers, contradictions: row!.contradictions };
   }
 
-  setReputable(authorId: string, reputable: boolean, now: number): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const changed = reputable
-        ? (await run(tx, 'INSERT INTO reputable_authors (author_id, since) VALUES (@author, @now) ON CONFLICT DO NOTHING', { author: authorId, now })) === 1
-        : (await run(tx, 'DELETE FROM reputable_authors WHERE author_id = @author', { author: authorId })) === 1;
-      if (changed) {
-        await run(tx, `UPDATE objects SET author_trust = CASE WHEN @reputable THEN 'reputable' ELSE author_base_trust END WHERE author_id = @author`, {
-          reputable,
-          author: authorId,
-        });
-      }
-      return changed;
-    });
+  async setReputable(authorId: string, reputable: boolean, now: number): Promise<boolean> {
+    // Objects read the author's standing from this table (object-columns.ts): nothing to copy.
+    return reputable
+      ? (await run(this.db, 'INSERT INTO reputable_authors (author_id, since) VALUES (@author, @now) ON CONFLICT DO NOTHING', { author: authorId, now })) === 1
+      : (await run(this.db, 'DELETE FROM reputable_authors WHERE author_id = @author', { author: authorId })) === 1;
   }
 
   async isReputable(authorId: string): Promise<boolean> {

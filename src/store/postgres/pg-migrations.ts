@@ -176,4 +176,19 @@ CREATE TABLE reputable_authors (
 );
 `,
   },
+  {
+    version: 2,
+    // As SQLite's migration 10: live_until starts at 0 and the start's restate derives it.
+    name: 'stored standing (live_until) instead of the live rule in SQL; shown trust read, not copied',
+    sql: `
+ALTER TABLE objects ADD COLUMN live_until bigint NOT NULL DEFAULT 0;
+UPDATE objects SET author_trust = author_base_trust WHERE author_id IS NOT NULL;
+ALTER TABLE objects DROP COLUMN author_base_trust;
+DROP INDEX object_topics_live;
+ALTER TABLE object_topics DROP COLUMN expires_at, DROP COLUMN hidden, DROP COLUMN withdrawn,
+  DROP COLUMN verification_count, DROP COLUMN contradiction_count, ADD COLUMN live_until bigint NOT NULL DEFAULT 0;
+CREATE INDEX object_topics_live ON object_topics (topic, live_until);
+DELETE FROM settings WHERE key = 'standing';
+`,
+  },
 ];

@@ -4,9 +4,14 @@
  */
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { importRowProblem } from '../../domain/import-rules.js';
+import { liveUntil, standingStamp } from '../../domain/state.js';
+import { STANDING_COLUMNS, standingFacts, type StandingColumns } from '../object-columns.js';
 import { BulkRowError, type BulkObject, type ListQuery, type NewObject, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
-import { all, getObjectRow, insertRow, limitSql, liveParams, liveSql, one, run, SELECT_OBJECT, syncTopicRows, toObject, type ObjectRow, type Params } from './pg-rows.js';
+import { all, getObjectRow, insertRow, limitSql, liveParams, liveSql, one, run, saveStanding, SELECT_OBJECT, toObject, type ObjectRow, type Params } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
+
+/** Rows re-derived per transaction when the standing rule changes, as in sqlite-objects.ts. */
+const RESTATE_BATCH = 5000;
 
 export class PgObjects implements ObjectStore {
   constructor(private readonly db: PgSession) {}
@@ -19,7 +24,7 @@ export class PgObjects implements ObjectStore {
         ...liveParams(live),
       });
       if (existing) return { object: (await getObjectRow(tx, existing.id, live))!, created: false };
-      await insertRow(tx, o, false, false, Date.now());
+      await insertRow(tx, o, live.disputeMinContradictions, Date.now());
       return { object: (await getObjectRow(tx, o.id, live))!, created: true };
     });
   }
@@ -64,10 +69,39 @@ export class PgObjects implements ObjectStore {
 
   #update(id: string, set: string, params: Params, live: LiveCriteria): Promise<StoredObject | null> {
     return this.db.transaction(async (tx) => {
-      if ((await run(tx, `UPDATE objects SET ${set} WHERE id = @id`, { id, ...params })) === 0) return null;
-      await syncTopicRows(tx, id);
-      return getObjectRow(tx, id, live);
+      await run(tx, `UPDATE objects SET ${set} WHERE id = @id`, { id, ...params });
+      return (await saveStanding(tx, id, live.disputeMinContradictions)) ? getObjectRow(tx, id, live) : null;
     });
+  }
+
+  async restate(minContradictions: number): Promise<number> {
+    const stamp = standingStamp(minContradictions);
+    if ((await one<{ value: string }>(this.db, "SELECT value FROM settings WHERE key = 'standing'"))?.value === stamp) return 0;
+    let changed = 0;
+    for (let after: number | undefined = 0; after !== undefined; ) {
+      // A transaction per batch, its rows locked: the facts read cannot move before the standing is stored.
+      after = await this.db.transaction(async (tx) => {
+        const rows = await all<StandingColumns<boolean> & { seq: number; id: string; live_until: number }>(
+          tx,
+          `SELECT seq, id, live_until, ${STANDING_COLUMNS} FROM objects WHERE seq > @after ORDER BY seq LIMIT ${RESTATE_BATCH} FOR UPDATE`,
+          { after },
+        );
+        const moved = rows.map((r) => ({ id: r.id, until: liveUntil(standingFacts(r, Boolean), minContradictions), was: r.live_until })).filter((r) => r.until !== r.was);
+        if (moved.length > 0) {
+          await run(
+            tx,
+            `WITH c AS (SELECT * FROM unnest(@ids::text[], @untils::bigint[]) AS c(id, until)),
+             o AS (UPDATE objects o SET live_until = c.until FROM c WHERE o.id = c.id)
+             UPDATE object_topics t SET live_until = c.until FROM c WHERE t.object_id = c.id`,
+            { ids: moved.map((m) => m.id), untils: moved.map((m) => m.until) },
+          );
+          changed += moved.length;
+        }
+        return rows.at(-1)?.seq;
+      });
+    }
+    await run(this.db, "INSERT INTO settings (key, value) VALUES ('standing', @stamp) ON CONFLICT (key) DO UPDATE SET value = excluded.value", { stamp });
+    return changed;
   }
 
   topTopics(live: LiveCriteria, minCount: number, limit: number): Promise<TopicCount[]> {
@@ -114,7 +148,7 @@ export class PgObjects implements ObjectStore {
     );
   }
 
-  bulkImport(batches: AsyncIterable<readonly BulkObject[]>): Promise<number> {
+  bulkImport(batches: AsyncIterable<readonly BulkObject[]>, live: LiveCriteria): Promise<number> {
     return this.db.transaction(async (tx) => {
       let n = 0;
       for await (const rows of batches) {
@@ -125,7 +159,7 @@ export class PgObjects implements ObjectStore {
           const parentIsRoot = row.parentId === null ? undefined : known.get(row.parentId);
           const problem = importRowProblem(row, { idTaken: known.has(row.id), parent: parentIsRoot === undefined ? null : { isRoot: parentIsRoot } });
           if (problem) throw new BulkRowError(row, problem);
-          await insertRow(tx, row, row.hidden, row.withdrawn, Date.now());
+          await insertRow(tx, row, live.disputeMinContradictions, Date.now());
           known.set(row.id, row.parentId === null);
           n++;
         }

@@ -1,11 +1,11 @@
 /**
  * What the PostgreSQL halves share: named parameters, the object row and its mapping, the
- * "live" predicate in SQL (mirrors domain/state.ts and sqlite-rows.ts), and the writes several
- * halves make.
+ * "live" filter, and the writes several halves make (as in sqlite-rows.ts).
  */
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
+import { liveUntil } from '../../domain/state.js';
 import type { NewObject } from '../../ports/object-store.js';
-import { objectParams, toStoredObject, type ObjectColumns } from '../object-columns.js';
+import { objectParams, STANDING_COLUMNS, standingFacts, toStoredObject, type ObjectColumns, type StandingColumns } from '../object-columns.js';
 import type { PgSession } from './pg-session.js';
 
 export type Params = Record<string, unknown>;
@@ -57,18 +57,18 @@ export interface ObjectRow extends ObjectColumns<boolean> {
   topics: string[];
 }
 
-/** SQL for "live" on the table aliased `alias`; parameters @now and @dmin. Mirrors domain/state.ts. */
-export const liveSql = (alias: string) =>
-  `NOT ${alias}.hidden AND NOT ${alias}.withdrawn AND ${alias}.expires_at > @now ` +
-  `AND NOT (${alias}.contradiction_count >= @dmin AND ${alias}.contradiction_count > ${alias}.verification_count)`;
+/** "Live" on the table aliased `alias` (parameter @now): `live_until` is kept by domain/state.ts. */
+export const liveSql = (alias: string) => `${alias}.live_until > @now`;
 
 const OBJECT_COLUMNS =
   'o.seq, o.id, o.type, o.title, o.content, o.topics, o.source_url, o.parent_id, o.author_id, o.author_trust, o.author_domain, ' +
   'o.created_at, o.expires_at, o.last_verified_at, o.verification_count, o.contradiction_count, o.hidden, o.withdrawn, o.injection';
 
-export const SELECT_OBJECT = `${OBJECT_COLUMNS}, (SELECT count(*) FROM objects r WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count`;
+export const SELECT_OBJECT =
+  `${OBJECT_COLUMNS}, (SELECT count(*) FROM objects r WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count, ` +
+  'EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = o.author_id) AS author_reputable';
 
-export const liveParams = (live: LiveCriteria) => ({ now: live.now, dmin: live.disputeMinContradictions });
+export const liveParams = (live: LiveCriteria) => ({ now: live.now });
 
 export const toObject = (row: ObjectRow): StoredObject => toStoredObject(row, row.topics, Boolean);
 
@@ -80,34 +80,35 @@ export async function getObjectRow(db: PgSession, id: string, live: LiveCriteria
   return row ? toObject(row) : null;
 }
 
-/** Copies an object's live-state columns onto its topic rows, which carry them for index-only topic counts. */
-export async function syncTopicRows(db: PgSession, id: string): Promise<void> {
-  await run(
-    db,
-    `UPDATE object_topics t SET expires_at = o.expires_at, hidden = o.hidden, withdrawn = o.withdrawn,
-       verification_count = o.verification_count, contradiction_count = o.contradiction_count
-     FROM objects o WHERE o.id = @id AND t.object_id = @id`,
-    { id },
-  );
+/**
+ * Stores the standing the domain derives from an object's facts, as they are after a write in
+ * the caller's transaction, on the object and on its topic rows (which carry it for index-only
+ * topic counts). False when there is no such object.
+ */
+export async function saveStanding(db: PgSession, id: string, minContradictions: number): Promise<boolean> {
+  const row = await one<StandingColumns<boolean>>(db, `SELECT ${STANDING_COLUMNS} FROM objects WHERE id = @id`, { id });
+  if (!row) return false;
+  const until = liveUntil(standingFacts(row, Boolean), minContradictions);
+  await run(db, 'WITH o AS (UPDATE objects SET live_until = @until WHERE id = @id) UPDATE object_topics SET live_until = @until WHERE object_id = @id', { id, until });
+  return true;
 }
 
 /** Inserts one object, its topic rows and its embedding job; the caller holds the transaction. */
-export async function insertRow(db: PgSession, o: NewObject, hidden: boolean, withdrawn: boolean, enqueuedAt: number): Promise<void> {
-  const p = { ...objectParams(o), topics: o.topics, hidden, withdrawn, injection: o.injectionSuspected, enqueuedAt };
+export async function insertRow(db: PgSession, o: NewObject & { hidden?: boolean; withdrawn?: boolean }, minContradictions: number, enqueuedAt: number): Promise<void> {
+  const p = { ...objectParams(o, minContradictions), topics: o.topics, injection: o.injectionSuspected, enqueuedAt };
   await run(
     db,
     `WITH inserted AS (
        INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
-         author_base_trust, author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
-         hidden, withdrawn, injection, dedupe_key)
-       VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId,
-         CASE WHEN EXISTS (SELECT 1 FROM reputable_authors WHERE author_id = @authorId) THEN 'reputable' ELSE @authorTrust::text END,
-         @authorTrust, @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
-         @hidden, @withdrawn, @injection, @dedupeKey)
+         author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
+         hidden, withdrawn, injection, dedupe_key, live_until)
+       VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
+         @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
+         @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil)
        RETURNING seq),
      topics AS (
-       INSERT INTO object_topics (topic, object_id, expires_at, hidden, withdrawn, verification_count, contradiction_count)
-       SELECT DISTINCT t, @id, @expiresAt, @hidden, @withdrawn, @verifications, @contradictions FROM unnest(@topics::text[]) AS t)
+       INSERT INTO object_topics (topic, object_id, live_until)
+       SELECT DISTINCT t, @id, @liveUntil FROM unnest(@topics::text[]) AS t)
      INSERT INTO embed_queue (seq, enqueued_at) SELECT seq, @enqueuedAt FROM inserted`,
     p,
   );

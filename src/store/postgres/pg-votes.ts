@@ -5,7 +5,7 @@
 import type { LiveCriteria, VoteKind } from '../../domain/model.js';
 import { voteEffect } from '../../domain/votes.js';
 import type { VoteInput, VoteOutcome, VoteStore } from '../../ports/vote-store.js';
-import { all, getObjectRow, limitSql, one, run, syncTopicRows } from './pg-rows.js';
+import { all, getObjectRow, limitSql, one, run, saveStanding } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
 
 export class PgVotes implements VoteStore {
@@ -31,7 +31,7 @@ export class PgVotes implements VoteStore {
            last_verified_at = CASE WHEN @verified THEN @now ELSE last_verified_at END WHERE id = @id`,
         { dv: effect.verifications, dc: effect.contradictions, verified: effect.verified, now: live.now, id: v.objectId },
       );
-      await syncTopicRows(tx, v.objectId);
+      await saveStanding(tx, v.objectId, live.disputeMinContradictions);
       return { changed: true, object: (await getObjectRow(tx, v.objectId, live))! };
     });
   }

@@ -232,4 +232,23 @@ END;
     name: 'leases on embedding jobs',
     sql: `ALTER TABLE embed_queue ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;`,
   },
+  {
+    version: 10,
+    // live_until starts at 0 and no 'standing' stamp is kept, so the start's restate derives it.
+    name: 'stored standing (live_until) instead of the live rule in SQL; shown trust read, not copied',
+    sql: `
+ALTER TABLE objects ADD COLUMN live_until INTEGER NOT NULL DEFAULT 0;
+UPDATE objects SET author_trust = author_base_trust WHERE author_id IS NOT NULL;
+ALTER TABLE objects DROP COLUMN author_base_trust;
+DROP INDEX object_topics_live;
+ALTER TABLE object_topics DROP COLUMN expires_at;
+ALTER TABLE object_topics DROP COLUMN hidden;
+ALTER TABLE object_topics DROP COLUMN withdrawn;
+ALTER TABLE object_topics DROP COLUMN verification_count;
+ALTER TABLE object_topics DROP COLUMN contradiction_count;
+ALTER TABLE object_topics ADD COLUMN live_until INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX object_topics_live ON object_topics (topic, live_until);
+DELETE FROM settings WHERE key = 'standing';
+`,
+  },
 ];

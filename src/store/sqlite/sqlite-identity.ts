@@ -1,14 +1,10 @@
 /** The identity half of the SQLite store: keys and reputable authors (migration 7). */
-import type Database from 'better-sqlite3';
 import type { AuthorVoteStats } from '../../domain/reputation.js';
 import type { IdentityStore } from '../../ports/identity-store.js';
 import type { Sql } from './sqlite-rows.js';
 
 export class SqliteIdentity implements IdentityStore {
-  constructor(
-    private readonly db: Database.Database,
-    private readonly sql: Sql,
-  ) {}
+  constructor(private readonly sql: Sql) {}
 
   async registerKey(keyid: string, jwk: string, now: number): Promise<boolean> {
     return this.sql('INSERT OR IGNORE INTO keys (keyid, jwk, created_at) VALUES (?, ?, ?)').run(keyid, jwk, now).changes === 1;
@@ -33,20 +29,10 @@ export class SqliteIdentity implements IdentityStore {
   }
 
   async setReputable(authorId: string, reputable: boolean, now: number): Promise<boolean> {
-    return this.db
-      .transaction(() => {
-        const changed = reputable
-          ? this.sql('INSERT OR IGNORE INTO reputable_authors (author_id, since) VALUES (?, ?)').run(authorId, now).changes === 1
-          : this.sql('DELETE FROM reputable_authors WHERE author_id = ?').run(authorId).changes === 1;
-        if (changed) {
-          this.sql(`UPDATE objects SET author_trust = CASE WHEN @reputable THEN 'reputable' ELSE author_base_trust END WHERE author_id = @author`).run({
-            reputable: reputable ? 1 : 0,
-            author: authorId,
-          });
-        }
-        return changed;
-      })
-      .immediate();
+    // Objects read the author's standing from this table (object-columns.ts): nothing to copy.
+    return reputable
+      ? this.sql('INSERT OR IGNORE INTO reputable_authors (author_id, since) VALUES (?, ?)').run(authorId, now).changes === 1
+      : this.sql('DELETE FROM reputable_authors WHERE author_id = ?').run(authorId).changes === 1;
   }
 
   async isReputable(authorId: string): Promise<boolean> {

@@ -5,9 +5,14 @@
 import type Database from 'better-sqlite3';
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { importRowProblem } from '../../domain/import-rules.js';
+import { liveUntil, standingStamp } from '../../domain/state.js';
+import { STANDING_COLUMNS, standingFacts, type StandingColumns } from '../object-columns.js';
 import { BulkRowError, type BulkObject, type ListQuery, type NewObject, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
 import { runInTransaction, type WriteGate } from './write-gate.js';
-import { getObjectRow, inList, insertRow, limitSql, liveParams, liveSql, SELECT_OBJECT, syncTopicRows, toObject, type ObjectRow, type Sql } from './sqlite-rows.js';
+import { getObjectRow, inList, insertRow, limitSql, liveParams, liveSql, saveStanding, SELECT_OBJECT, toObject, type ObjectRow, type Sql } from './sqlite-rows.js';
+
+/** Rows re-derived per write transaction when the standing rule changes. */
+const RESTATE_BATCH = 5000;
 
 export class SqliteObjects implements ObjectStore {
   constructor(
@@ -23,7 +28,7 @@ export class SqliteObjects implements ObjectStore {
         const existing = this.sql(`SELECT o.id FROM objects o WHERE o.dedupe_key = @key AND ${liveSql('o')} ORDER BY o.id LIMIT 1`)
           .get({ key: o.dedupeKey, ...liveParams(live) }) as { id: string } | undefined;
         if (existing) return { object: getObjectRow(this.sql, existing.id, live)!, created: false };
-        insertRow(this.sql, o, false, false);
+        insertRow(this.sql, o, live.disputeMinContradictions);
         return { object: getObjectRow(this.sql, o.id, live)!, created: true };
       })
       .immediate();
@@ -62,25 +67,46 @@ export class SqliteObjects implements ObjectStore {
   }
 
   async setHidden(id: string, hidden: boolean, live: LiveCriteria): Promise<StoredObject | null> {
-    const changes = this.db
-      .transaction(() => {
-        const r = this.sql('UPDATE objects SET hidden = ? WHERE id = ?').run(hidden ? 1 : 0, id);
-        syncTopicRows(this.sql, id);
-        return r.changes;
-      })
-      .immediate();
-    return changes === 0 ? null : getObjectRow(this.sql, id, live);
+    return this.#update(id, 'hidden = @value', { value: hidden ? 1 : 0 }, live);
   }
 
   async setWithdrawn(id: string, live: LiveCriteria): Promise<StoredObject | null> {
-    const changes = this.db
+    return this.#update(id, 'withdrawn = 1', {}, live);
+  }
+
+  #update(id: string, set: string, params: Record<string, unknown>, live: LiveCriteria): StoredObject | null {
+    const found = this.db
       .transaction(() => {
-        const r = this.sql('UPDATE objects SET withdrawn = 1 WHERE id = ?').run(id);
-        syncTopicRows(this.sql, id);
-        return r.changes;
+        this.sql(`UPDATE objects SET ${set} WHERE id = @id`).run({ id, ...params });
+        return saveStanding(this.sql, id, live.disputeMinContradictions);
       })
       .immediate();
-    return changes === 0 ? null : getObjectRow(this.sql, id, live);
+    return found ? getObjectRow(this.sql, id, live) : null;
+  }
+
+  async restate(minContradictions: number): Promise<number> {
+    const stamp = standingStamp(minContradictions);
+    const kept = this.sql("SELECT value FROM settings WHERE key = 'standing'").get() as { value: string } | undefined;
+    if (kept?.value === stamp) return 0;
+    const read = this.sql(`SELECT seq, id, live_until, ${STANDING_COLUMNS} FROM objects WHERE seq > ? ORDER BY seq LIMIT ${RESTATE_BATCH}`);
+    const setObject = this.sql('UPDATE objects SET live_until = ? WHERE seq = ?');
+    const setTopics = this.sql('UPDATE object_topics SET live_until = ? WHERE object_id = ?');
+    let changed = 0;
+    // A write transaction per batch: the facts read cannot move before the standing is stored.
+    const batch = this.db.transaction((after: number) => {
+      const rows = read.all(after) as (StandingColumns<number> & { seq: number; id: string; live_until: number })[];
+      for (const r of rows) {
+        const until = liveUntil(standingFacts(r, (v) => v === 1), minContradictions);
+        if (until === r.live_until) continue;
+        setObject.run(until, r.seq);
+        setTopics.run(until, r.id);
+        changed++;
+      }
+      return rows.at(-1)?.seq;
+    });
+    for (let after: number | undefined = 0; after !== undefined; ) after = batch.immediate(after);
+    this.sql("INSERT INTO settings (key, value) VALUES ('standing', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(stamp);
+    return changed;
   }
 
   async topTopics(live: LiveCriteria, minCount: number, limit: number): Promise<TopicCount[]> {
@@ -125,7 +151,7 @@ export class SqliteObjects implements ObjectStore {
     ).all(params) as TopicCount[];
   }
 
-  bulkImport(batches: AsyncIterable<readonly BulkObject[]>): Promise<number> {
+  bulkImport(batches: AsyncIterable<readonly BulkObject[]>, live: LiveCriteria): Promise<number> {
     const parentOf = this.sql('SELECT parent_id IS NULL AS root FROM objects WHERE id = ?');
     const idExists = this.sql('SELECT 1 FROM objects WHERE id = ?');
     return runInTransaction(this.db, this.gate, async () => {
@@ -135,7 +161,7 @@ export class SqliteObjects implements ObjectStore {
           const parent = row.parentId === null ? undefined : (parentOf.get(row.parentId) as { root: number } | undefined);
           const problem = importRowProblem(row, { idTaken: idExists.get(row.id) !== undefined, parent: parent ? { isRoot: parent.root === 1 } : null });
           if (problem) throw new BulkRowError(row, problem);
-          insertRow(this.sql, row, row.hidden, row.withdrawn);
+          insertRow(this.sql, row, live.disputeMinContradictions);
           n++;
         }
       }

@@ -1,11 +1,12 @@
 /**
- * What the SQLite halves share: the object row and its mapping, the "live" predicate in SQL
- * (mirrors domain/state.ts), the prepared-statement cache, and the writes several halves make.
+ * What the SQLite halves share: the object row and its mapping, the "live" filter, the
+ * prepared-statement cache, and the writes several halves make.
  */
 import type Database from 'better-sqlite3';
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
+import { liveUntil } from '../../domain/state.js';
 import type { NewObject } from '../../ports/object-store.js';
-import { objectParams, toStoredObject, type ObjectColumns } from '../object-columns.js';
+import { objectParams, STANDING_COLUMNS, standingFacts, toStoredObject, type ObjectColumns, type StandingColumns } from '../object-columns.js';
 
 /** Prepared statements by SQL text, shared by every half of one store. */
 export type Sql = (text: string) => Database.Statement;
@@ -14,14 +15,14 @@ export interface ObjectRow extends ObjectColumns<number> {
   topics: string;
 }
 
-/** SQL for "live" on the table aliased `alias`; parameters @now and @dmin. Mirrors domain/state.ts. */
-export const liveSql = (alias: string) =>
-  `${alias}.hidden = 0 AND ${alias}.withdrawn = 0 AND ${alias}.expires_at > @now ` +
-  `AND NOT (${alias}.contradiction_count >= @dmin AND ${alias}.contradiction_count > ${alias}.verification_count)`;
+/** "Live" on the table aliased `alias` (parameter @now): `live_until` is kept by domain/state.ts. */
+export const liveSql = (alias: string) => `${alias}.live_until > @now`;
 
-export const SELECT_OBJECT = `o.*, (SELECT count(*) FROM objects r WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count`;
+export const SELECT_OBJECT =
+  `o.*, (SELECT count(*) FROM objects r WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count, ` +
+  'EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = o.author_id) AS author_reputable';
 
-export const liveParams = (live: LiveCriteria) => ({ now: live.now, dmin: live.disputeMinContradictions });
+export const liveParams = (live: LiveCriteria) => ({ now: live.now });
 
 export const toObject = (row: ObjectRow): StoredObject => toStoredObject(row, JSON.parse(row.topics) as string[], (v) => v === 1);
 
@@ -50,41 +51,38 @@ export function getObjectRow(sql: Sql, id: string, live: LiveCriteria): StoredOb
 }
 
 /**
- * Copies an object's live-state columns onto its topic rows, which carry them so topic
- * counts read one index instead of joining every object (migration 4).
+ * Stores the standing the domain derives from an object's facts, as they are after a write in
+ * the caller's transaction, on the object and on its topic rows (which carry it so topic counts
+ * read one index). False when there is no such object.
  */
-export function syncTopicRows(sql: Sql, id: string): void {
-  sql(
-    `UPDATE object_topics SET (expires_at, hidden, withdrawn, verification_count, contradiction_count) =
-       (SELECT o.expires_at, o.hidden, o.withdrawn, o.verification_count, o.contradiction_count FROM objects o WHERE o.id = @id)
-     WHERE object_id = @id`,
-  ).run({ id });
+export function saveStanding(sql: Sql, id: string, minContradictions: number): boolean {
+  const row = sql(`SELECT ${STANDING_COLUMNS} FROM objects WHERE id = ?`).get(id) as StandingColumns<number> | undefined;
+  if (!row) return false;
+  const until = liveUntil(standingFacts(row, (v) => v === 1), minContradictions);
+  sql('UPDATE objects SET live_until = @until WHERE id = @id').run({ id, until });
+  sql('UPDATE object_topics SET live_until = @until WHERE object_id = @id').run({ id, until });
+  return true;
 }
 
 /** Inserts one object and its topic rows; the caller holds the write transaction. */
-export function insertRow(sql: Sql, o: NewObject, hidden: boolean, withdrawn: boolean): void {
+export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn?: boolean }, minContradictions: number): void {
+  const p = objectParams(o, minContradictions);
   sql(
     `INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
-       author_base_trust, author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
-       hidden, withdrawn, injection, dedupe_key)
-     VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId,
-       CASE WHEN EXISTS (SELECT 1 FROM reputable_authors WHERE author_id = @authorId) THEN 'reputable' ELSE @authorTrust END,
-       @authorTrust, @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
-       @hidden, @withdrawn, @injection, @dedupeKey)`,
+       author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
+       hidden, withdrawn, injection, dedupe_key, live_until)
+     VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
+       @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
+       @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil)`,
   ).run({
-    ...objectParams(o),
+    ...p,
     topics: JSON.stringify(o.topics),
-    hidden: hidden ? 1 : 0,
-    withdrawn: withdrawn ? 1 : 0,
+    hidden: p.hidden ? 1 : 0,
+    withdrawn: p.withdrawn ? 1 : 0,
     injection: o.injectionSuspected ? 1 : 0,
   });
-  const addTopic = sql(
-    `INSERT OR IGNORE INTO object_topics (topic, object_id, expires_at, hidden, withdrawn, verification_count, contradiction_count)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  );
-  for (const t of o.topics) {
-    addTopic.run(t, o.id, o.expiresAt, hidden ? 1 : 0, withdrawn ? 1 : 0, o.verificationCount ?? 0, o.contradictionCount ?? 0);
-  }
+  const addTopic = sql('INSERT OR IGNORE INTO object_topics (topic, object_id, live_until) VALUES (?, ?, ?)');
+  for (const t of o.topics) addTopic.run(t, o.id, p.liveUntil);
 }
 
 /** Adds the type and topic filters shared by both search legs. */

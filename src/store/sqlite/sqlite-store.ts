@@ -66,7 +66,7 @@ export class SqliteStore implements Store {
     this.search = guard(new SqliteSearchIndex(sql, vectors), gate);
     this.embeddings = guard(new SqliteEmbedQueue(this.#db, sql), gate);
     this.registry = guard(new SqliteRegistry(this.#db, sql), gate);
-    this.identity = guard(new SqliteIdentity(this.#db, sql), gate);
+    this.identity = guard(new SqliteIdentity(sql), gate);
     // A constructor may return another object: callers get the guarded instance.
     return guard(this, gate);
   }

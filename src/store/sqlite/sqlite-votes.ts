@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { LiveCriteria, VoteKind } from '../../domain/model.js';
 import { voteEffect } from '../../domain/votes.js';
 import type { VoteInput, VoteOutcome, VoteStore } from '../../ports/vote-store.js';
-import { getObjectRow, limitSql, syncTopicRows, type Sql } from './sqlite-rows.js';
+import { getObjectRow, limitSql, saveStanding, type Sql } from './sqlite-rows.js';
 
 export class SqliteVotes implements VoteStore {
   constructor(
@@ -32,7 +32,7 @@ export class SqliteVotes implements VoteStore {
           `UPDATE objects SET verification_count = verification_count + @dv, contradiction_count = contradiction_count + @dc,
              last_verified_at = CASE WHEN @verified = 1 THEN @now ELSE last_verified_at END WHERE id = @id`,
         ).run({ dv: effect.verifications, dc: effect.contradictions, verified: effect.verified ? 1 : 0, now: live.now, id: v.objectId });
-        syncTopicRows(this.sql, v.objectId);
+        saveStanding(this.sql, v.objectId, live.disputeMinContradictions);
         return { changed: true, object: getObjectRow(this.sql, v.objectId, live)! };
       })
       .immediate();
