@@ -5,6 +5,7 @@
 import { expect, it } from 'vitest';
 import { PgliteSession, pgliteStores } from '../helpers/pg.js';
 import { PgStore } from '../../src/store/postgres/pg-store.js';
+import { hasIterativeScan, PgvectorLeg } from '../../src/store/postgres/pg-vectors.js';
 import { runStoreContract } from './store.case.js';
 
 runStoreContract({ name: 'pglite + pgvector', makeStore: pgliteStores() });
@@ -20,7 +21,7 @@ it('pglite: answers the semantic leg from the HNSW index when pgvector is instal
   for (let i = 0; i < 50; i++) {
     const id = `01J000000000000000000000${String(i).padStart(2, '0')}`;
     ids.push(id);
-    await store.objects.insert({ id, type: 'finding', title: id, content: id, topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id }, live);
+    await store.objects.insert({ id, type: 'finding', title: id, content: id, topics: [i === 49 ? 'rare' : 'x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id }, live);
     const angle = (i / 50) * Math.PI;
     await store.embeddings.save('m', [{ id, vector: Float32Array.of(Math.cos(angle), Math.sin(angle), 0) }]);
   }
@@ -33,5 +34,15 @@ it('pglite: answers the semantic leg from the HNSW index when pgvector is instal
     `EXPLAIN SELECT seq FROM object_vectors v WHERE v.model = 'm' ORDER BY (v.vec::vector(3)) <=> '[1,0,0]'::vector(3) LIMIT 3`,
   );
   expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/object_vectors_hnsw_/);
+  await session.exec('RESET enable_seqscan');
+  // A filter that leaves only the farthest vector: found with iterative scans (this pgvector),
+  // and as pgvector before 0.8 runs it, where the exact scan behind a short walk finds it.
+  const rare = { live, vector: Float32Array.of(1, 0, 0), model: 'm', limit: 1, topics: ['rare'] };
+  expect((await store.search.semantic(rare)).map((h) => h.object.id)).toEqual([ids[49]]);
+  expect((await new PgvectorLeg(session, '0.7.4').nearest(rare)).map((h) => h.object.id)).toEqual([ids[49]]);
   await store.close();
+});
+
+it('pgvector: iterative index scans from 0.8 on', () => {
+  expect(['0.5.1', '0.7.4', '0.8.0', '0.8.1', '1.0.0'].map(hasIterativeScan)).toEqual([false, false, true, true, true]);
 });

@@ -89,9 +89,9 @@ export class PgStore implements Store {
         await tx.exec(m.sql);
         await run(tx, 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (@v, @name, @at)', { v: m.version, name: m.name, at: Date.now() });
       }
-      return this.#opts.vectorIndex !== 'memory' && (await installPgvector(tx));
+      return this.#opts.vectorIndex === 'memory' ? null : await installPgvector(tx);
     });
-    this.#leg ??= pgvector ? new PgvectorLeg(this.#db) : new MemoryVectors(this.#db);
+    this.#leg ??= pgvector ? new PgvectorLeg(this.#db, pgvector) : new MemoryVectors(this.#db);
   }
 
   #vectorMode(): VectorMode {
@@ -123,14 +123,15 @@ function halves(tx: PgSession): StoreTx {
 
 /**
  * Installs pgvector if the server has it (a failure is caught inside, so the transaction goes
- * on) and gives the vectors their `vector` copy. True when pgvector is in use.
+ * on) and gives the vectors their `vector` copy. Answers pgvector's version, or null without it.
  */
-async function installPgvector(tx: PgSession): Promise<boolean> {
+async function installPgvector(tx: PgSession): Promise<string | null> {
   await tx.exec(`DO $$ BEGIN CREATE EXTENSION IF NOT EXISTS vector; EXCEPTION WHEN OTHERS THEN NULL; END $$`);
-  if (!(await one(tx, `SELECT 1 FROM pg_extension WHERE extname = 'vector'`))) return false;
+  const ext = await one<{ extversion: string }>(tx, `SELECT extversion FROM pg_extension WHERE extname = 'vector'`);
+  if (!ext) return null;
   // Once, when pgvector arrives: the column, and copies of the vectors stored before it.
   if (!(await one(tx, `SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'object_vectors' AND column_name = 'vec'`))) {
     await tx.exec('ALTER TABLE object_vectors ADD COLUMN vec vector; UPDATE object_vectors SET vec = embedding::vector');
   }
-  return true;
+  return ext.extversion;
 }

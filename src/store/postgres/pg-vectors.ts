@@ -32,10 +32,20 @@ async function liveAmong(db: PgSession, seqs: number[], q: { live: LiveCriteria;
   return new Map(rows.map((r) => [r.seq, r]));
 }
 
+/** Whether this pgvector walks an index past filtered-out rows (`hnsw.iterative_scan`, 0.8 and later). */
+export const hasIterativeScan = (version: string): boolean => {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major > 0 || minor >= 8;
+};
+
 export class PgvectorLeg {
   readonly #indexed = new Set<string>();
 
-  constructor(private readonly db: PgSession) {}
+  /** `version`: the installed pgvector's, e.g. `0.8.0`. */
+  constructor(
+    private readonly db: PgSession,
+    private readonly version: string,
+  ) {}
 
   /** Creates the model's HNSW index once per process (IF NOT EXISTS: racing instances are fine). */
   async ensureIndex(model: string, dim: number): Promise<void> {
@@ -65,14 +75,16 @@ export class PgvectorLeg {
          SELECT ${SELECT_OBJECT}, 1 - c.dist AS similarity FROM c JOIN objects o ON o.seq = c.seq ORDER BY c.dist, o.seq`,
         params,
       );
-    // The index walk (the expression matches the index), with iterative scans so filters do
-    // not starve it; the outer ORDER BY re-ranks its candidates by exact distance.
+    // The index walk (the expression matches the index), with iterative scans where pgvector
+    // has them so filters do not starve it; the outer ORDER BY re-ranks by exact distance.
+    const iterative = hasIterativeScan(this.version) ? '; SET LOCAL hnsw.iterative_scan = relaxed_order' : '';
     const approximate = await this.db.transaction(async (tx) => {
-      await tx.exec(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(40, q.limit * 2))}; SET LOCAL hnsw.iterative_scan = relaxed_order`);
+      await tx.exec(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(40, q.limit * 2))}${iterative}`);
       return search(tx, `(v.vec::vector(${dim})) <=> @q::vector(${dim})`);
     });
-    // Fewer than asked: the filters may hide more than the index walk reached. An exact scan
-    // (an expression no index matches) over the filtered set is then correct.
+    // Fewer than asked: the filters may hide more than the index walk reached (without
+    // iterative scans, past ef_search candidates). An exact scan (an expression no index
+    // matches) over the filtered set is then correct.
     const rows = approximate.length < q.limit ? await search(this.db, 'v.vec <=> @q::vector') : approximate;
     return rows.map((r) => ({ object: toObject(r), similarity: r.similarity }));
   }
