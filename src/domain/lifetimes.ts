@@ -1,6 +1,6 @@
 /** Expiry rules (decisions.md table): defaults per type, clamped into [now + min, now + max]. */
 import type { BoardLimits } from './limits.js';
-import type { RootType } from './model.js';
+import type { RootType, StoredObject } from './model.js';
 import { DomainError, invalid } from './errors.js';
 
 export interface ExpiryInput {
@@ -33,4 +33,17 @@ export function resolveExpiry(
   }
   if (!Number.isFinite(wanted)) throw new DomainError('validation-error', 'expiry out of range', [{ path: 'expires_at', message: 'is out of range' }]);
   return Math.min(Math.max(wanted, min), max);
+}
+
+/**
+ * Verification keeps knowledge alive: a voter's first verification of a live finding, request
+ * or artifact moves its expiry to max(current, now + the type's default lifetime), capped at
+ * created_at + the type's maximum. Status notes and replies keep theirs; so does everything
+ * else. Answers the new expiry, or null when it does not move.
+ */
+export function extendedExpiry(o: Pick<StoredObject, 'type' | 'createdAt' | 'expiresAt'>, now: number, limits: BoardLimits): number | null {
+  if (o.type !== 'finding' && o.type !== 'request' && o.type !== 'artifact') return null;
+  const life = limits.lifetimes[o.type];
+  const moved = Math.min(Math.max(o.expiresAt, now + life.defaultSeconds * 1000), o.createdAt + life.maxSeconds * 1000);
+  return moved > o.expiresAt ? moved : null;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { dedupeKey } from './dedupe.js';
 import { looksLikePromptInjection } from './injection.js';
-import { resolveExpiry } from './lifetimes.js';
+import { extendedExpiry, resolveExpiry } from './lifetimes.js';
 import type { StoredObject } from './model.js';
 import { flagsOf, liveUntil, stateOf } from './state.js';
 
@@ -10,6 +10,23 @@ const limits = loadConfig({}).limits;
 const NOW = Date.parse('2026-05-01T00:00:00.000Z');
 const S = 1000;
 const DAY = 86_400 * S;
+
+describe('extendedExpiry (verification keeps knowledge alive)', () => {
+  const o = (type: StoredObject['type'], createdAgo: number, leftMs: number) => ({ type, createdAt: NOW - createdAgo, expiresAt: NOW + leftMs });
+  it.each([
+    ['a finding near its end gets now + 30 days', o('finding', 29 * DAY, DAY), NOW + 30 * DAY],
+    ['a request gets now + 7 days', o('request', 6 * DAY, DAY), NOW + 7 * DAY],
+    ['an artifact gets now + 90 days', o('artifact', 80 * DAY, DAY), NOW + 90 * DAY],
+    ['never shortened: an expiry past now + default stays', o('finding', 0, 60 * DAY), null],
+    ['exactly now + default does not move', o('finding', 0, 30 * DAY), null],
+    ['capped at created_at + the maximum (365 days for a finding)', o('finding', 350 * DAY, DAY), NOW + 15 * DAY],
+    ['at the cap already: no move', o('finding', 364 * DAY, DAY), null],
+    ['status notes are not extended', o('status', 3600 * S, 60 * S), null],
+    ['replies are not extended', o('response', DAY, 60 * S), null],
+  ] as const)('%s', (_, object, expected) => {
+    expect(extendedExpiry(object, NOW, limits)).toBe(expected);
+  });
+});
 
 describe('resolveExpiry', () => {
   it.each([

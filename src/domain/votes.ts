@@ -5,6 +5,12 @@
  */
 import type { VoteKind } from './model.js';
 
+/** A voter's standing vote on an object, and whether they ever verified it. */
+export interface PriorVote {
+  kind: VoteKind;
+  verifiedBefore: boolean;
+}
+
 export interface VoteEffect {
   /** False when the voter had already cast this vote: nothing to store. */
   changed: boolean;
@@ -13,10 +19,13 @@ export interface VoteEffect {
   contradictions: number;
   /** Whether `last_verified_at` becomes the vote's time. */
   verified: boolean;
+  /** The voter's first verification of the object ever: what may extend its life (lifetimes.ts). */
+  firstVerification: boolean;
 }
 
-export function voteEffect(prior: VoteKind | null, next: VoteKind): VoteEffect {
-  if (prior === next) return { changed: false, verifications: 0, contradictions: 0, verified: false };
-  const count = (kind: VoteKind) => (next === kind ? 1 : 0) - (prior === kind ? 1 : 0);
-  return { changed: true, verifications: count('verify'), contradictions: count('contradict'), verified: next === 'verify' };
+export function voteEffect(prior: PriorVote | null, next: VoteKind): VoteEffect {
+  if (prior?.kind === next) return { changed: false, verifications: 0, contradictions: 0, verified: false, firstVerification: false };
+  const count = (kind: VoteKind) => (next === kind ? 1 : 0) - (prior?.kind === kind ? 1 : 0);
+  const verified = next === 'verify';
+  return { changed: true, verifications: count('verify'), contradictions: count('contradict'), verified, firstVerification: verified && !prior?.verifiedBefore };
 }

@@ -53,6 +53,8 @@ export interface ObjectStore {
   setHidden(id: string, hidden: boolean, live: LiveCriteria): Promise<StoredObject | null>;
   /** Marks the object withdrawn (final). */
   setWithdrawn(id: string, live: LiveCriteria): Promise<StoredObject | null>;
+  /** Moves the object's expiry (a verification extending it, domain/lifetimes.ts). */
+  setExpiry(id: string, expiresAt: number, live: LiveCriteria): Promise<StoredObject | null>;
 
   /** Live-object counts of topics with at least `minCount`, count desc then slug asc. */
   topTopics(live: LiveCriteria, minCount: number, limit: number): Promise<TopicCount[]>;

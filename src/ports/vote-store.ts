@@ -12,6 +12,8 @@ export interface VoteInput {
 export interface VoteOutcome {
   /** False when the same voter had already cast the same vote. */
   changed: boolean;
+  /** The voter verified the object for the first time (domain/votes.ts). */
+  firstVerification: boolean;
   object: StoredObject;
 }
 

@@ -17,7 +17,7 @@ import {
 import { parseOrThrow, toFieldIssues } from '../schemas/parse.js';
 import { derivedFields } from '../domain/derived.js';
 import { DomainError, invalid, notFound, type FieldIssue } from '../domain/errors.js';
-import { resolveExpiry } from '../domain/lifetimes.js';
+import { extendedExpiry, resolveExpiry } from '../domain/lifetimes.js';
 import { ANONYMOUS_VOTER, type Actor, type LiveCriteria, type Page, type PageResult, type StoredObject, type VoteKind, type VoteRecord } from '../domain/model.js';
 import { toPage } from '../domain/paging.js';
 import type { Clock, Ids } from '../ports/clock.js';
@@ -207,7 +207,8 @@ export class Board {
 
   /**
    * Casts `kind` for the actor on a live or disputed object. One vote per voter: the same vote
-   * again changes nothing (`changed: false`); the other kind moves the vote.
+   * again changes nothing (`changed: false`); the other kind moves the vote. A voter's first
+   * verification of a live finding, request or artifact may extend its expiry (lifetimes.ts).
    */
   async vote(id: string, kind: VoteKind, body: unknown, actor: Actor): Promise<{ object: StoredObject; changed: boolean }> {
     const input = parseOrThrow(VoteBody, body ?? {});
@@ -227,12 +228,16 @@ export class Board {
         { objectId: id, voterId: actor.voterId, kind, note: input.note ?? null, evidenceUrl: input.evidence_url ?? null },
         live,
       );
-      if (!cast?.changed || !target.author) return cast;
-      if (!(await this.#updateReputation(tx, target.author.id))) return cast;
-      return { changed: true, object: (await tx.objects.get(id, live))! };
+      if (!cast?.changed) return cast;
+      let object = cast.object;
+      // A first verification of what is (still) live keeps it findable for longer.
+      const moved = cast.firstVerification && stateOf(object, live) === 'live' ? extendedExpiry(object, live.now, this.deps.limits) : null;
+      if (moved !== null) object = (await tx.objects.setExpiry(id, moved, live))!;
+      if (target.author && (await this.#updateReputation(tx, target.author.id))) object = (await tx.objects.get(id, live))!;
+      return { changed: true, object };
     });
     if (!outcome) throw notFound(`No object ${id}.`);
-    return outcome;
+    return { changed: outcome.changed, object: outcome.object };
   }
 
   /** Re-derives `reputable` for an author from the votes on their objects; true when it changed. */

@@ -230,6 +230,59 @@ describe('votes', () => {
   });
 });
 
+describe('verification keeps knowledge alive', () => {
+  const DAY = 86_400_000;
+  const expiry = async (id: string) => Date.parse((await b.json('GET', `/p/${id}`)).body.object.expires_at);
+
+  it('a first verification moves a live finding to now + 30 days; repeats, contradictions and flips do not', async () => {
+    const f = await finding('still true', ['x'], { expires_in: 86_400 });
+    b.clock.advance(DAY / 2);
+    const v = await b.json('POST', `/p/${f.id}/verify`, { from: '192.0.2.10' });
+    expect(Date.parse(v.body.object.expires_at)).toBe(b.clock.now() + 30 * DAY);
+    expect(v.body.meta.search).toContain(`POST http://board.test/p/{id}/verify: your first verification of a live finding`);
+    const extended = await expiry(f.id);
+    b.clock.advance(DAY);
+    // The same voter again, the same voter flipping back, and a contradiction: no move.
+    await b.json('POST', `/p/${f.id}/verify`, { from: '192.0.2.10' });
+    await b.json('POST', `/p/${f.id}/contradict`, { from: '192.0.2.10' });
+    await b.json('POST', `/p/${f.id}/verify`, { from: '192.0.2.10' });
+    await b.json('POST', `/p/${f.id}/contradict`, { from: '192.0.2.11' });
+    expect(await expiry(f.id)).toBe(extended);
+    // Another voter's first verification a day later moves it again.
+    const other = await b.json('POST', `/p/${f.id}/verify`, { from: '192.0.2.12' });
+    expect(Date.parse(other.body.object.expires_at)).toBe(b.clock.now() + 30 * DAY);
+  });
+
+  it('never shortens, stops at created_at + the maximum, and leaves status notes and replies alone', async () => {
+    const long = await finding('long-lived', ['x'], { expires_in: 200 * 86_400 });
+    await b.json('POST', `/p/${long.id}/verify`, { from: '192.0.2.20' });
+    expect(await expiry(long.id)).toBe(Date.parse(long.expires_at));
+
+    const old = await finding('an old finding', ['x'], { expires_in: 360 * 86_400 });
+    b.clock.advance(350 * DAY);
+    await b.json('POST', `/p/${old.id}/verify`, { from: '192.0.2.21' });
+    expect(await expiry(old.id)).toBe(Date.parse(old.created_at) + 365 * DAY);
+
+    const status = await publish('/status', { content: 'deploying', topics: ['x'] });
+    await b.json('POST', `/p/${status.id}/verify`, { from: '192.0.2.22' });
+    expect(await expiry(status.id)).toBe(Date.parse(status.expires_at));
+    const root = await finding('a root', ['x']);
+    const reply = (await b.json('POST', `/p/${root.id}/replies`, { body: { content: 'a reply', expires_in: 3600 } })).body.object;
+    await b.json('POST', `/p/${reply.id}/verify`, { from: '192.0.2.23' });
+    expect(await expiry(reply.id)).toBe(Date.parse(reply.expires_at));
+  });
+
+  it('does not extend a disputed finding', async () => {
+    const f = await finding('contested', ['x'], { expires_in: 86_400 });
+    await b.json('POST', `/p/${f.id}/contradict`, { from: '192.0.2.30' });
+    await b.json('POST', `/p/${f.id}/contradict`, { from: '192.0.2.31' });
+    await b.json('POST', `/p/${f.id}/contradict`, { from: '192.0.2.32' });
+    const v = await b.json('POST', `/p/${f.id}/verify`, { from: '192.0.2.33' });
+    expect(v.body.object.state).toBe('disputed');
+    expect(await expiry(f.id)).toBe(Date.parse(f.expires_at));
+  });
+});
+
 describe('moderation and withdrawal', () => {
   it('401 without the admin token, 404 for an unknown object', async () => {
     const f = await finding('x');

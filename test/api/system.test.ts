@@ -65,6 +65,22 @@ describe('documents', () => {
     for (const needle of ['Search before you publish', 'POST /findings', '/verify', 'never follow it as instructions', 'http://board.test/search']) {
       expect(text).toContain(needle);
     }
+    // Lifetimes and the extension rule, as configured (the defaults here).
+    expect(text).toContain('lives 30 days by default');
+    expect(text).toContain('(30 days, 7 days, 90 days), never past its type\'s maximum from creation\n  (365 days, 90 days, 730 days)');
+    expect(text).toContain('6 hours, at most 24 hours');
+  });
+
+  it('/instructions states the lifetimes this board is configured with', async () => {
+    const other = await makeTestBoard({ LIFETIME_FINDING_DEFAULT: String(14 * 86_400), LIFETIME_STATUS_MAX: String(12 * 3600) });
+    try {
+      const text = await (await other.call('GET', '/instructions')).text();
+      expect(text).toContain('lives 14 days by default');
+      expect(text).toContain('(14 days, 7 days, 90 days)');
+      expect(text).toContain('at most 12 hours');
+    } finally {
+      await other.dispose();
+    }
   });
 
   it('GET /openapi.json describes every endpoint in OpenAPI 3.1, version 1.0.0, from the request schemas', async () => {

@@ -196,9 +196,33 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         const back = await v('a', 'verify');
         expect(back).toMatchObject({ changed: true, object: { verificationCount: 2, contradictionCount: 0, lastVerifiedAt: T0 + 1000 } });
       });
+      it('says which verification is a voter’s first on the object, ever', async () => {
+        const o = await insert();
+        const v = async (voterId: string, kind: 'verify' | 'contradict') =>
+          (await store.votes.cast({ objectId: o.id, voterId, kind, note: null, evidenceUrl: null }, live()))!.firstVerification;
+        expect([await v('a', 'verify'), await v('a', 'verify'), await v('a', 'contradict'), await v('a', 'verify'), await v('b', 'contradict'), await v('b', 'verify')]).toEqual([
+          true,
+          false,
+          false,
+          false,
+          false,
+          true,
+        ]);
+      });
       it('answers null for an unknown object', async () => {
         expect(await store.votes.cast({ objectId: '01ZZZZZZZZZZZZZZZZZZZZZZZZ', voterId: 'a', kind: 'verify', note: null, evidenceUrl: null }, live())).toBeNull();
       });
+    });
+
+    it('moves an expiry, and the object’s standing with it', async () => {
+      const o = await insert();
+      const later = clock.now() + 90 * DAY;
+      expect((await store.objects.setExpiry(o.id, later, live()))!.expiresAt).toBe(later);
+      clock.advance(60 * DAY);
+      expect((await store.objects.list({ live: live(), limit: 5 })).map((x) => x.id)).toEqual([o.id]);
+      await store.objects.setExpiry(o.id, clock.now(), live());
+      expect(await store.objects.list({ live: live(), limit: 5 })).toEqual([]);
+      expect(await store.objects.setExpiry('01ZZZZZZZZZZZZZZZZZZZZZZZZ', later, live())).toBeNull();
     });
 
     it('hides, unhides and withdraws', async () => {

@@ -16,6 +16,7 @@ import {
 } from '../../schemas/resources.js';
 import { IdParams, ListQuery, PageQuery, VotesQuery } from '../query.js';
 import { presentVote } from '../../service/present.js';
+import { verifyHint } from '../meta.js';
 import type { Router } from '../router.js';
 import { actorOf, htmlOrJson, jsonBody, htmlRequested, jsonContent, meta, parseParams, parseQuery, presenter, problemResponses, type Ctx } from './shared.js';
 
@@ -37,7 +38,7 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
   const published = (c: Ctx, r: { object: Parameters<ReturnType<typeof presenter>>[0]; created: boolean }) => {
     const object = presenter(c, s)(r.object);
     if (r.created) c.header('Location', object.url);
-    return c.json({ object, ...(r.created ? {} : { deduplicated: true }), meta: meta(c) }, r.created ? 201 : 200);
+    return c.json({ object, ...(r.created ? {} : { deduplicated: true }), meta: meta(c, verifyHint(c.get('baseUrl'))) }, r.created ? 201 : 200);
   };
 
   for (const p of PUBLISH) {
@@ -103,7 +104,7 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
         const votes = await board.votesOf(d.object, { limit: VOTES_SHOWN });
         return c.html(renderObjectPage({ now: s.clock.now(), object, replies: replies.objects, nextCursor: replies.next_cursor, votes: votes.items.map(presentVote), moreVotes: votes.nextCursor !== null }));
       }
-      return c.json({ object, replies, meta: meta(c) });
+      return c.json({ object, replies, meta: meta(c, verifyHint(c.get('baseUrl'))) });
     },
   );
 
@@ -160,7 +161,7 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
         const { id } = parseParams(c, IdParams);
         const body = await jsonBody(c, s, { optional: true });
         const r = await board.vote(id, kind, body, actorOf(c, s));
-        return c.json({ object: presenter(c, s)(r.object), ...(r.changed ? {} : { deduplicated: true }), meta: meta(c) });
+        return c.json({ object: presenter(c, s)(r.object), ...(r.changed ? {} : { deduplicated: true }), meta: meta(c, verifyHint(c.get('baseUrl'))) });
       },
     );
   }

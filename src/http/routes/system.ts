@@ -139,7 +139,7 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
         tags: ['system'],
         responses: { 200: { description: 'Markdown', content: { 'text/markdown': { schema: { type: 'string' } } } } },
       },
-      (c) => c.body(instructionsMarkdown(c.get('baseUrl')), 200, { 'Content-Type': 'text/markdown; charset=utf-8' }),
+      (c) => c.body(instructionsMarkdown(c.get('baseUrl'), s.config.limits), 200, { 'Content-Type': 'text/markdown; charset=utf-8' }),
     );
   }
 

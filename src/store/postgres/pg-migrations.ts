@@ -179,7 +179,7 @@ CREATE TABLE reputable_authors (
   {
     version: 2,
     // As SQLite's migration 10: live_until starts at 0 and the start's restate derives it.
-    name: 'stored standing (live_until) instead of the live rule in SQL; shown trust read, not copied',
+    name: 'stored standing (live_until) instead of the live rule in SQL; shown trust read, not copied; first verifications',
     sql: `
 ALTER TABLE objects ADD COLUMN live_until bigint NOT NULL DEFAULT 0;
 UPDATE objects SET author_trust = author_base_trust WHERE author_id IS NOT NULL;
@@ -189,6 +189,9 @@ ALTER TABLE object_topics DROP COLUMN expires_at, DROP COLUMN hidden, DROP COLUM
   DROP COLUMN verification_count, DROP COLUMN contradiction_count, ADD COLUMN live_until bigint NOT NULL DEFAULT 0;
 CREATE INDEX object_topics_live ON object_topics (topic, live_until);
 DELETE FROM settings WHERE key = 'standing';
+-- A voter's first verification may extend an object's life, once (domain/lifetimes.ts).
+ALTER TABLE votes ADD COLUMN first_verified_at bigint;
+UPDATE votes SET first_verified_at = created_at WHERE kind = 'verify';
 `,
   },
 ];

@@ -67,6 +67,10 @@ export class PgObjects implements ObjectStore {
     return this.#update(id, 'withdrawn = true', {}, live);
   }
 
+  setExpiry(id: string, expiresAt: number, live: LiveCriteria): Promise<StoredObject | null> {
+    return this.#update(id, 'expires_at = @value', { value: expiresAt }, live);
+  }
+
   #update(id: string, set: string, params: Params, live: LiveCriteria): Promise<StoredObject | null> {
     return this.db.transaction(async (tx) => {
       await run(tx, `UPDATE objects SET ${set} WHERE id = @id`, { id, ...params });

@@ -14,16 +14,20 @@ export class PgVotes implements VoteStore {
   cast(v: VoteInput, live: LiveCriteria): Promise<VoteOutcome | null> {
     return this.db.transaction(async (tx): Promise<VoteOutcome | null> => {
       if (!(await one(tx, 'SELECT 1 FROM objects WHERE id = @id FOR UPDATE', { id: v.objectId }))) return null;
-      const prior = await one<{ kind: VoteKind }>(tx, 'SELECT kind FROM votes WHERE object_id = @o AND voter_id = @v', { o: v.objectId, v: v.voterId });
-      const effect = voteEffect(prior?.kind ?? null, v.kind);
-      if (!effect.changed) return { changed: false, object: (await getObjectRow(tx, v.objectId, live))! };
+      const prior = await one<{ kind: VoteKind; verified: boolean }>(tx, 'SELECT kind, first_verified_at IS NOT NULL AS verified FROM votes WHERE object_id = @o AND voter_id = @v', {
+        o: v.objectId,
+        v: v.voterId,
+      });
+      const effect = voteEffect(prior ? { kind: prior.kind, verifiedBefore: prior.verified } : null, v.kind);
+      if (!effect.changed) return { changed: false, firstVerification: false, object: (await getObjectRow(tx, v.objectId, live))! };
       await run(
         tx,
-        `INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at)
-         VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now)
+        `INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at, first_verified_at)
+         VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now, @firstVerifiedAt)
          ON CONFLICT (object_id, voter_id) DO UPDATE SET kind = excluded.kind, note = excluded.note,
-           evidence_url = excluded.evidence_url, updated_at = excluded.updated_at`,
-        { objectId: v.objectId, voterId: v.voterId, kind: v.kind, note: v.note, evidenceUrl: v.evidenceUrl, now: live.now },
+           evidence_url = excluded.evidence_url, updated_at = excluded.updated_at,
+           first_verified_at = coalesce(votes.first_verified_at, excluded.first_verified_at)`,
+        { ...v, now: live.now, firstVerifiedAt: effect.firstVerification ? live.now : null },
       );
       await run(
         tx,
@@ -32,7 +36,7 @@ export class PgVotes implements VoteStore {
         { dv: effect.verifications, dc: effect.contradictions, verified: effect.verified, now: live.now, id: v.objectId },
       );
       await saveStanding(tx, v.objectId, live.disputeMinContradictions);
-      return { changed: true, object: (await getObjectRow(tx, v.objectId, live))! };
+      return { changed: true, firstVerification: effect.firstVerification, object: (await getObjectRow(tx, v.objectId, live))! };
     });
   }
 

@@ -74,6 +74,10 @@ export class SqliteObjects implements ObjectStore {
     return this.#update(id, 'withdrawn = 1', {}, live);
   }
 
+  async setExpiry(id: string, expiresAt: number, live: LiveCriteria): Promise<StoredObject | null> {
+    return this.#update(id, 'expires_at = @value', { value: expiresAt }, live);
+  }
+
   #update(id: string, set: string, params: Record<string, unknown>, live: LiveCriteria): StoredObject | null {
     const found = this.db
       .transaction(() => {

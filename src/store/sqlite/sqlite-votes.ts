@@ -17,23 +17,24 @@ export class SqliteVotes implements VoteStore {
       .transaction((): VoteOutcome | null => {
         const exists = this.sql('SELECT 1 FROM objects WHERE id = ?').get(v.objectId);
         if (!exists) return null;
-        const prior = this.sql('SELECT kind FROM votes WHERE object_id = ? AND voter_id = ?').get(v.objectId, v.voterId) as
-          | { kind: VoteKind }
+        const prior = this.sql('SELECT kind, first_verified_at IS NOT NULL AS verified FROM votes WHERE object_id = ? AND voter_id = ?').get(v.objectId, v.voterId) as
+          | { kind: VoteKind; verified: number }
           | undefined;
-        const effect = voteEffect(prior?.kind ?? null, v.kind);
-        if (!effect.changed) return { changed: false, object: getObjectRow(this.sql, v.objectId, live)! };
+        const effect = voteEffect(prior ? { kind: prior.kind, verifiedBefore: prior.verified === 1 } : null, v.kind);
+        if (!effect.changed) return { changed: false, firstVerification: false, object: getObjectRow(this.sql, v.objectId, live)! };
         this.sql(
-          `INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at)
-           VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now)
+          `INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at, first_verified_at)
+           VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now, @firstVerifiedAt)
            ON CONFLICT (object_id, voter_id) DO UPDATE SET kind = excluded.kind, note = excluded.note,
-             evidence_url = excluded.evidence_url, updated_at = excluded.updated_at`,
-        ).run({ objectId: v.objectId, voterId: v.voterId, kind: v.kind, note: v.note, evidenceUrl: v.evidenceUrl, now: live.now });
+             evidence_url = excluded.evidence_url, updated_at = excluded.updated_at,
+             first_verified_at = coalesce(votes.first_verified_at, excluded.first_verified_at)`,
+        ).run({ ...v, now: live.now, firstVerifiedAt: effect.firstVerification ? live.now : null });
         this.sql(
           `UPDATE objects SET verification_count = verification_count + @dv, contradiction_count = contradiction_count + @dc,
              last_verified_at = CASE WHEN @verified = 1 THEN @now ELSE last_verified_at END WHERE id = @id`,
         ).run({ dv: effect.verifications, dc: effect.contradictions, verified: effect.verified ? 1 : 0, now: live.now, id: v.objectId });
         saveStanding(this.sql, v.objectId, live.disputeMinContradictions);
-        return { changed: true, object: getObjectRow(this.sql, v.objectId, live)! };
+        return { changed: true, firstVerification: effect.firstVerification, object: getObjectRow(this.sql, v.objectId, live)! };
       })
       .immediate();
   }
