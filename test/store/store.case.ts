@@ -348,6 +348,14 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         expect(flags(both.id)).toEqual([true, false]);
         expect(flags(one.id)).toEqual([false, false]);
       });
+      it('keeps answering while the corpus outgrows the statistics it last read', async () => {
+        await insert({ title: 'pool exhaustion', content: 'first' });
+        const q = () => store.search.lexical({ live: live(), terms: ['pool', 'exhaustion'], allTerms: false, stemmed: false, limit: 10 });
+        expect(await q()).toHaveLength(1);
+        for (let i = 0; i < 4; i++) await insert({ title: 'pool exhaustion', content: `more ${i}` });
+        expect(await q()).toHaveLength(5);
+      });
+
       it('treats query syntax characters as plain text', async () => {
         await insert({ content: 'error "quoted" AND OR NOT near' });
         const hits = await store.search.lexical({ live: live(), terms: ['"quoted"', 'and', 'or', 'not', 'near*', '('], limit: 10 });

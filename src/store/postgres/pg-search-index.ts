@@ -48,8 +48,9 @@ export class PgSearchIndex implements SearchIndex {
     const rows = await all<ObjectRow & { relevance: number; all_terms: boolean; phrase: boolean }>(
       this.db,
       `WITH lex AS (SELECT DISTINCT u.lexeme FROM unnest(to_tsvector(${cfg}, agentboard_fold(@all))) u),
+       -- The corpus size may be a little stale (cached): never below the term's own count.
        idf AS (
-         SELECT l.lexeme, greatest(1e-6, ln((@total::float8 - d.n + 0.5) / (d.n + 0.5))) AS w FROM lex l
+         SELECT l.lexeme, greatest(1e-6, ln((greatest(@total::float8, d.n) - d.n + 0.5) / (d.n + 0.5))) AS w FROM lex l
          CROSS JOIN LATERAL (SELECT count(*) AS n FROM objects x WHERE x.${column.slice(2)} @@ plainto_tsquery('simple', l.lexeme)) d),
        matches AS (SELECT o.seq, ${column} AS vec FROM objects o WHERE ${where.join(' AND ')}),
        hits AS (
