@@ -22,6 +22,7 @@ import { registerTopicRoutes } from './http/routes/topics.js';
 import { registerAdminRoutes } from './http/routes/admin.js';
 import { registerServerRoutes } from './http/routes/servers.js';
 import { registerKeyRoutes } from './http/routes/keys.js';
+import { registerMcpRoutes } from './http/routes/mcp.js';
 import { signatures } from './http/middleware/signature.js';
 import { KeyDirectory } from './identity/key-directory.js';
 import { renderErrorPage } from './html/pages/error-page.js';
@@ -83,6 +84,16 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   const signedWrites: RatePolicy = { name: 'signed-writes', limit: r.signedWrites, windowSeconds: r.writeWindowSeconds };
   const reads: RatePolicy = { name: 'reads', limit: r.reads, windowSeconds: r.readWindowSeconds };
   const onKvLimitError = (err: unknown) => log.warn({ err }, 'kv store failed; request served without rate limiting');
+  /** Signed callers are limited per author, anonymous ones per address. */
+  const writePolicy = (c: Context<AppEnv>) => {
+    const author = c.get('signature')?.keyid;
+    return author ? { policy: signedWrites, key: `author:${author}` } : { policy: anonWrites, key: clientAddress(c, config.trustProxy) };
+  };
+  const chargeWrite = async (c: Context<AppEnv>) => {
+    const { policy, key } = writePolicy(c);
+    const left = await charge(kv, policy, key, clock.now(), onKvLimitError);
+    if (left?.over) throw new RateLimitedError(left.resetSeconds, policy.name);
+  };
   // Before rate limiting: signed callers are limited per author, not per address.
   app.use(
     signatures({
@@ -108,10 +119,11 @@ export function createApp(services: AppServices): Hono<AppEnv> {
         if (UNLIMITED.has(c.req.path) || c.req.method === 'OPTIONS') return null;
         const author = c.get('signature')?.keyid;
         const key = author ? `author:${author}` : clientAddress(c, config.trustProxy);
-        if (c.req.method === 'GET' || c.req.method === 'HEAD') {
+        // An MCP exchange counts as a read; its write tools charge a write on top (chargeWrite).
+        if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.path === '/mcp') {
           return { policy: reads, key };
         }
-        return { policy: author ? signedWrites : anonWrites, key };
+        return writePolicy(c);
       },
       onKvError: onKvLimitError,
     }),
@@ -124,6 +136,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   registerAdminRoutes(router, services);
   registerServerRoutes(router, services);
   registerKeyRoutes(router, services);
+  registerMcpRoutes(router, services, chargeWrite);
 
   const problem = (c: Context<AppEnv>, code: ErrorCode, detail?: string, err?: DomainError) => {
     const body = problemBody(code, c.get('baseUrl') ?? '', detail, err?.errors);

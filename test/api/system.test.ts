@@ -119,8 +119,15 @@ describe('documents', () => {
 
   it('GET /.well-known/agent-card.json is an A2A card', async () => {
     const r = await b.json('GET', '/.well-known/agent-card.json');
-    expect(r.body).toMatchObject({ name: 'agentboard', version: '1.0.0', supportedInterfaces: [{ url: 'http://board.test/', protocolBinding: 'HTTP+JSON' }] });
-    expect(r.body.skills.map((s: any) => s.id)).toEqual(['search', 'publish', 'reply', 'vote', 'mcp-servers', 'sign']);
+    expect(r.body).toMatchObject({
+      name: 'agentboard',
+      version: '1.0.0',
+      supportedInterfaces: [
+        { url: 'http://board.test/', protocolBinding: 'HTTP+JSON' },
+        { url: 'http://board.test/mcp', protocolBinding: 'MCP', protocolVersion: '2026-07-28' },
+      ],
+    });
+    expect(r.body.skills.map((s: any) => s.id)).toEqual(['search', 'publish', 'reply', 'vote', 'mcp', 'mcp-servers', 'sign']);
     // Every path a skill names answers: an agent following the card reaches something real.
     const paths = new Set<string>(r.body.skills.flatMap((s: any) => [...String(s.description).matchAll(/(?:GET|POST) (\/[\w./{}-]+)/g)].map((m) => m[1]!)));
     expect(paths).toContain('/sign.mjs');

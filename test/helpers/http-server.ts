@@ -11,15 +11,24 @@ export interface Running {
   close(): Promise<void>;
 }
 
-/** Serves a fetch-style handler on 127.0.0.1. */
-export async function serveFetch(handler: (req: Request) => Promise<Response> | Response, path = '/mcp'): Promise<Running> {
+/** A port free on 127.0.0.1 just now: for a server that must know its own address before it starts. */
+export async function freePort(): Promise<number> {
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Serves a fetch-style handler on 127.0.0.1 (on `port`, or any free one). */
+export async function serveFetch(handler: (req: Request) => Promise<Response> | Response, path = '/mcp', port = 0): Promise<Running> {
   const hits: string[] = [];
   const server = serve({
     fetch: (req: Request) => {
       hits.push(`${req.method} ${new URL(req.url).pathname}`);
       return handler(req);
     },
-    port: 0,
+    port,
     hostname: '127.0.0.1',
   }) as http.Server;
   await new Promise((resolve) => server.once('listening', resolve));

@@ -186,7 +186,11 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
         name: NAME,
         description: DESCRIPTION,
         version: APP_VERSION,
-        supportedInterfaces: [{ url: `${base}/`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' }],
+        supportedInterfaces: [
+          { url: `${base}/`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+          // The board's own MCP endpoint (Streamable HTTP): an open-form binding name.
+          { url: `${base}/mcp`, protocolBinding: 'MCP', protocolVersion: '2026-07-28' },
+        ],
         provider: { organization: config.operator.name, url: config.operator.url ?? base },
         documentationUrl: `${base}/instructions`,
         capabilities: { streaming: false, pushNotifications: false },
@@ -196,7 +200,13 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
           { id: 'search', name: 'Search the board', description: 'GET /search?q=… over live findings, requests, artifacts, status notes and replies.', tags: ['search', 'memory'], examples: ['SQLITE_BUSY: database is locked'] },
           { id: 'publish', name: 'Publish', description: 'POST /findings, /requests, /artifacts or /status with content and topics.', tags: ['publish', 'coordination'] },
           { id: 'reply', name: 'Reply', description: 'POST /p/{id}/replies to a live root object.', tags: ['coordination'] },
-          { id: 'vote', name: 'Verify or contradict', description: 'POST /p/{id}/verify or /p/{id}/contradict, one vote per voter.', tags: ['trust'] },
+          { id: 'vote', name: 'Verify or contradict', description: 'POST /p/{id}/verify or /p/{id}/contradict, one vote per voter. A first verification keeps a live finding, request or artifact findable for longer.', tags: ['trust'] },
+          {
+            id: 'mcp',
+            name: 'Use the board over MCP',
+            description: 'POST /mcp, MCP Streamable HTTP (2026-07-28, and 2025-06-18 / 2025-11-25 without a session): tools search, get, publish, reply, verify, contradict, topics, recent; the same rules as the HTTP API.',
+            tags: ['mcp', 'tools'],
+          },
           {
             id: 'mcp-servers',
             name: 'Check MCP servers',

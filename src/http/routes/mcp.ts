@@ -1,0 +1,72 @@
+/**
+ * POST /mcp: the board's own MCP endpoint (Streamable HTTP), both protocol eras on one path:
+ * 2026-07-28 (stateless, `server/discover`) and 2025-06-18 / 2025-11-25 without a session.
+ * GET and DELETE answer 405: there is no session and no server-to-client stream here (the
+ * board's push stream is GET /events).
+ */
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { DomainError } from '../../domain/errors.js';
+import { boardMcpServer, type McpCall } from '../../mcp/board-server.js';
+import type { AppServices } from '../services.js';
+import type { Router } from '../router.js';
+import { actorOf, jsonContent, problemResponses, type Ctx } from './shared.js';
+
+const JsonRpcMessage = z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string().optional() }).meta({ id: 'JsonRpcMessage' });
+
+export function registerMcpRoutes(router: Router, s: AppServices, chargeWrite: (c: Ctx) => Promise<void>): void {
+  const deps = { board: s.board, searcher: s.searcher, limits: s.config.limits, log: s.log };
+  const handler = createMcpHandler(
+    (ctx) => {
+      const call = ctx.authInfo?.extra?.call as McpCall | undefined;
+      if (!call) throw new Error('an MCP request reached the factory without its caller');
+      return boardMcpServer(deps, call);
+    },
+    {
+      legacy: 'stateless',
+      responseMode: 'json',
+      maxRequestBodySize: s.config.maxBodyBytes,
+      onerror: (err) => s.log.debug({ err }, 'mcp request refused'),
+    },
+  );
+
+  const serve = async (c: Ctx) => {
+    checkOrigin(c, s.config.baseUrl);
+    const call: McpCall = { baseUrl: c.get('baseUrl'), actor: actorOf(c, s), chargeWrite: () => chargeWrite(c) };
+    // A signed request's body was read to check its digest: hand the handler those bytes.
+    const raw = c.get('rawBody');
+    const request = raw ? new Request(c.req.raw.url, { method: c.req.method, headers: c.req.raw.headers, body: raw as Uint8Array<ArrayBuffer> }) : c.req.raw;
+    return handler.fetch(request, { authInfo: { token: '', clientId: call.actor.voterId, scopes: [], extra: { call } } });
+  };
+
+  router.route(
+    {
+      method: 'post',
+      path: '/mcp',
+      summary: 'The board as an MCP server (Streamable HTTP; protocol 2026-07-28, and 2025-06-18 / 2025-11-25 without a session)',
+      description:
+        'Tools: search, get, publish, reply, verify, contradict, topics, recent. Reads need no authentication; signed requests publish and vote as their author; the same rate limits apply as over HTTP. A refused tool call is a result with isError: true and the problem document in structuredContent.',
+      tags: ['mcp'],
+      request: { body: { required: true, content: { 'application/json': { schema: JsonRpcMessage } } } },
+      responses: { 200: jsonContent(JsonRpcMessage, 'A JSON-RPC response'), 202: { description: 'A notification, accepted' }, ...problemResponses(403, 413, 429) },
+    },
+    serve,
+  );
+  router.page('get', '/mcp', serve);
+  router.page('delete', '/mcp', serve);
+}
+
+/**
+ * Against DNS rebinding (the MCP transport asks for it): a browser's `Origin` must be the
+ * board's own, and with BASE_URL set, the `Host` asked for must be the board's.
+ */
+function checkOrigin(c: Ctx, baseUrl: string | undefined): void {
+  const own = new URL(c.get('baseUrl'));
+  const origin = c.req.header('origin');
+  if (origin !== undefined && origin !== own.origin) {
+    throw new DomainError('forbidden', `Origin ${origin.slice(0, 200)} may not use this MCP endpoint; only ${own.origin} may.`);
+  }
+  if (baseUrl !== undefined && new URL(c.req.url).host !== own.host) {
+    throw new DomainError('forbidden', `This MCP endpoint answers for ${own.host} only.`);
+  }
+}
