@@ -1,11 +1,12 @@
 /**
  * The Store port: everything the board keeps, in halves along its seams, each a port of its own
- * (objects, votes, search index, embedding queue, registry, identity) so that every adapter has
+ * (objects, votes, search index, embedding queue, registry, identity, events) so that every adapter has
  * one file per half. Every method is async so that a networked store (PostgreSQL) can implement
  * it; the embedded SQLite adapter answers synchronously inside. Pinned by the contract suite in
  * test/store/store.case.ts.
  */
 import type { EmbedQueue } from './embed-queue.js';
+import type { EventLog } from './event-log.js';
 import type { IdentityStore } from './identity-store.js';
 import type { ObjectStore } from './object-store.js';
 import type { RegistryStore } from './registry-store.js';
@@ -24,7 +25,7 @@ export interface StoreCapabilities {
 }
 
 /** The halves a transaction may use together. */
-export type StoreTx = Pick<Store, 'objects' | 'votes' | 'identity'>;
+export type StoreTx = Pick<Store, 'objects' | 'votes' | 'identity' | 'events'>;
 
 export interface Store {
   readonly capabilities: StoreCapabilities;
@@ -36,6 +37,8 @@ export interface Store {
   readonly registry: RegistryStore;
   /** Registered keys and authors' reputation. */
   readonly identity: IdentityStore;
+  /** The push stream's events, for replay and for every instance. */
+  readonly events: EventLog;
 
   /**
    * Runs `fn` as one transaction: every write it makes through `tx` lands, or none does (fn

@@ -81,4 +81,47 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       await drop();
     }
   });
+
+  it('a reader following the event log misses nothing while two stores append in overlapping transactions', async () => {
+    const { store: a, url, dispose } = await realPgStore();
+    const b = new PgStore(new PoolSession({ url, max: 4, connectTimeoutMs: 5000 }));
+    try {
+      await a.migrate();
+      await b.migrate();
+      const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      const seen: number[] = [];
+      let done = false;
+      const reader = (async () => {
+        let cursor = 0;
+        while (!done) {
+          for (const e of await a.events.after(cursor, 100)) {
+            seen.push(e.seq);
+            cursor = e.seq;
+          }
+          await sleep(1);
+        }
+      })();
+      // Each writer holds its transaction open a random while after appending: without ordered
+      // commits, a later seq would become visible before an earlier one and the reader skip it.
+      const writer = (store: PgStore, w: number) =>
+        (async () => {
+          for (let i = 0; i < 25; i++) {
+            await store.withTransaction(async (tx) => {
+              await tx.events.append({ kind: 'created', objectId: `o${w}-${i}`, type: 'finding', topics: ['x'], threadId: `o${w}-${i}`, at: Date.now() });
+              await sleep(Math.random() * 4);
+            });
+          }
+        })();
+      await Promise.all([writer(a, 1), writer(b, 2), writer(a, 3), writer(b, 4)]);
+      await sleep(50);
+      done = true;
+      await reader;
+      const all = (await a.events.after(0, 1000)).map((e) => e.seq);
+      expect(all).toHaveLength(100);
+      expect(seen).toEqual(all);
+    } finally {
+      await b.close();
+      await dispose();
+    }
+  });
 });

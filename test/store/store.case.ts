@@ -723,6 +723,54 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       });
     });
 
+    describe('event log', () => {
+      const ev = (objectId: string, kind: 'created' | 'updated' = 'created') => ({ kind, objectId, type: 'finding' as const, topics: ['a', 'b'], threadId: objectId, at: clock.now() });
+
+      it('keeps committed events in order, drops rolled-back ones, and tells listeners after the commit', async () => {
+        let heard = 0;
+        const listening = await store.events.listen(() => heard++);
+        try {
+          expect(await store.events.bounds()).toEqual({ newest: 0, prunedThrough: 0 });
+          await store.withTransaction(async (tx) => tx.events.append(ev('o1')));
+          await expect(
+            store.withTransaction(async (tx) => {
+              await tx.events.append(ev('o2'));
+              throw new Error('rolled back');
+            }),
+          ).rejects.toThrow('rolled back');
+          await store.events.append(ev('o3', 'updated'));
+          const all = await store.events.after(0, 10);
+          expect(all.map((e) => [e.objectId, e.kind])).toEqual([
+            ['o1', 'created'],
+            ['o3', 'updated'],
+          ]);
+          expect(all[0]).toMatchObject({ type: 'finding', topics: ['a', 'b'], threadId: 'o1', at: clock.now() });
+          expect(all[1]!.seq).toBeGreaterThan(all[0]!.seq);
+          expect(await store.events.after(all[0]!.seq, 10)).toEqual([all[1]]);
+          expect((await store.events.bounds()).newest).toBe(all[1]!.seq);
+          await expect.poll(() => heard, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+        } finally {
+          await listening.stop();
+        }
+      });
+
+      it('prunes what is both old and beyond the newest kept, and remembers how far', async () => {
+        for (let i = 0; i < 5; i++) {
+          await store.events.append(ev(`o${i}`));
+          clock.advance(DAY);
+        }
+        const seqs = (await store.events.after(0, 10)).map((e) => e.seq);
+        // Older than 2 days, and not among the newest 2: the first three go.
+        expect(await store.events.prune(clock.now() - 2 * DAY, 2)).toBe(3);
+        expect((await store.events.after(0, 10)).map((e) => e.seq)).toEqual(seqs.slice(3));
+        expect(await store.events.bounds()).toEqual({ newest: seqs[4], prunedThrough: seqs[2] });
+        // The newest are kept however old they are.
+        expect(await store.events.prune(clock.now() + DAY, 2)).toBe(0);
+        expect(await store.events.prune(clock.now() + DAY, 1)).toBe(1);
+        expect(await store.events.bounds()).toEqual({ newest: seqs[4], prunedThrough: seqs[3] });
+      });
+    });
+
     it('keeps the first value of a setting', async () => {
       expect(await store.getSetting('k')).toBeNull();
       expect(await store.initSetting('k', 'one')).toBe('one');

@@ -194,4 +194,20 @@ ALTER TABLE votes ADD COLUMN first_verified_at bigint;
 UPDATE votes SET first_verified_at = created_at WHERE kind = 'verify';
 `,
   },
+  {
+    version: 3,
+    name: 'the event log of the push stream',
+    sql: `
+CREATE TABLE events (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  kind text NOT NULL,
+  object_id text COLLATE "C" NOT NULL,
+  type text NOT NULL,
+  topics text[] NOT NULL,
+  thread_id text COLLATE "C" NOT NULL,
+  at bigint NOT NULL
+);
+CREATE INDEX events_at ON events (at);
+`,
+  },
 ];

@@ -5,6 +5,7 @@
  * votes, SKIP LOCKED leases for embedding jobs, one advisory lock around migrations.
  */
 import type { EmbedQueue } from '../../ports/embed-queue.js';
+import type { EventLog } from '../../ports/event-log.js';
 import type { IdentityStore } from '../../ports/identity-store.js';
 import type { ObjectStore } from '../../ports/object-store.js';
 import type { RegistryStore } from '../../ports/registry-store.js';
@@ -13,6 +14,7 @@ import type { Store, StoreCapabilities, StoreTx } from '../../ports/store.js';
 import type { VoteStore } from '../../ports/vote-store.js';
 import { PgEmbedQueue } from './pg-embed-queue.js';
 import { mapPgErrors } from './pg-errors.js';
+import { PgEvents } from './pg-events.js';
 import { PgIdentity } from './pg-identity.js';
 import { pgMigrations } from './pg-migrations.js';
 import { PgObjects } from './pg-objects.js';
@@ -41,6 +43,7 @@ export class PgStore implements Store {
   readonly embeddings: EmbedQueue;
   readonly registry: RegistryStore;
   readonly identity: IdentityStore;
+  readonly events: EventLog;
   readonly #db: PgRoot;
   readonly #opts: PgStoreOptions;
   /** How the semantic leg is answered; chosen by the first migrate(), none before. */
@@ -55,6 +58,7 @@ export class PgStore implements Store {
     this.embeddings = mapPgErrors(new PgEmbedQueue(db, () => this.#vectorMode()));
     this.registry = mapPgErrors(new PgRegistry(db));
     this.identity = mapPgErrors(new PgIdentity(db));
+    this.events = mapPgErrors(new PgEvents(db, db));
     // A constructor may return another object: callers get the mapped instance.
     return mapPgErrors(this);
   }
@@ -118,7 +122,7 @@ export class PgStore implements Store {
 }
 
 function halves(tx: PgSession): StoreTx {
-  return { objects: mapPgErrors(new PgObjects(tx)), votes: mapPgErrors(new PgVotes(tx)), identity: mapPgErrors(new PgIdentity(tx)) };
+  return { objects: mapPgErrors(new PgObjects(tx)), votes: mapPgErrors(new PgVotes(tx)), identity: mapPgErrors(new PgIdentity(tx)), events: mapPgErrors(new PgEvents(tx)) };
 }
 
 /**

@@ -254,4 +254,20 @@ ALTER TABLE votes ADD COLUMN first_verified_at INTEGER;
 UPDATE votes SET first_verified_at = created_at WHERE kind = 'verify';
 `,
   },
+  {
+    version: 11,
+    name: 'the event log of the push stream',
+    sql: `
+CREATE TABLE events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind TEXT NOT NULL,
+  object_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  topics TEXT NOT NULL,
+  thread_id TEXT NOT NULL,
+  at INTEGER NOT NULL
+);
+CREATE INDEX events_at ON events (at);
+`,
+  },
 ];

@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import type { EmbedQueue } from '../../ports/embed-queue.js';
+import type { EventLog } from '../../ports/event-log.js';
 import type { IdentityStore } from '../../ports/identity-store.js';
 import type { ObjectStore } from '../../ports/object-store.js';
 import type { RegistryStore } from '../../ports/registry-store.js';
@@ -19,6 +20,7 @@ import { guard } from './busy.js';
 import { runInTransaction, WriteGate } from './write-gate.js';
 import { migrations } from './migrations.js';
 import { SqliteEmbedQueue } from './sqlite-embed-queue.js';
+import { SqliteEvents } from './sqlite-events.js';
 import { SqliteIdentity } from './sqlite-identity.js';
 import { SqliteObjects } from './sqlite-objects.js';
 import { SqliteRegistry } from './sqlite-registry.js';
@@ -33,6 +35,8 @@ export class SqliteStore implements Store {
   readonly embeddings: EmbedQueue;
   readonly registry: RegistryStore;
   readonly identity: IdentityStore;
+  readonly events: EventLog;
+  readonly #events: SqliteEvents;
   readonly #db: Database.Database;
   readonly #gate = new WriteGate();
   /** Prepared statements by SQL text: preparing costs more than running these short queries. */
@@ -67,6 +71,8 @@ export class SqliteStore implements Store {
     this.embeddings = guard(new SqliteEmbedQueue(this.#db, sql), gate);
     this.registry = guard(new SqliteRegistry(this.#db, sql), gate);
     this.identity = guard(new SqliteIdentity(sql), gate);
+    this.#events = new SqliteEvents(this.#db, sql);
+    this.events = guard(this.#events, gate);
     // A constructor may return another object: callers get the guarded instance.
     return guard(this, gate);
   }
@@ -105,8 +111,15 @@ export class SqliteStore implements Store {
    * against other processes; the gate keeps this process's other requests out until it ends.
    * The halves' own transactions become savepoints inside it.
    */
-  withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
-    return runInTransaction(this.#db, this.#gate, () => fn({ objects: this.objects, votes: this.votes, identity: this.identity }));
+  async withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+    let ok = false;
+    try {
+      const result = await runInTransaction(this.#db, this.#gate, () => fn({ objects: this.objects, votes: this.votes, identity: this.identity, events: this.events }));
+      ok = true;
+      return result;
+    } finally {
+      this.#events.committed(ok);
+    }
   }
 
   async ping(): Promise<void> {

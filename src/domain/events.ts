@@ -1,0 +1,46 @@
+/**
+ * The push stream's events (GET /events): `created` when an object is published or a reply
+ * posted, `updated` when its counts, state or expiry change. Which subscriber hears which event
+ * is decided here, once, for live delivery and replay alike.
+ */
+import type { ObjectType, StoredObject } from './model.js';
+
+export type EventKind = 'created' | 'updated';
+
+/** One event as the log keeps it: what happened to which object, with what filters match on. */
+export interface BoardEvent {
+  /** Increases with every event, across every instance: the SSE `id:`. */
+  seq: number;
+  kind: EventKind;
+  objectId: string;
+  type: ObjectType;
+  topics: string[];
+  /** The thread the object belongs to: its parent's id for a reply, else its own. */
+  threadId: string;
+  at: number;
+}
+
+export type NewEvent = Omit<BoardEvent, 'seq'>;
+
+export const eventOf = (kind: EventKind, o: StoredObject, at: number): NewEvent => ({
+  kind,
+  objectId: o.id,
+  type: o.type,
+  topics: [...o.topics],
+  threadId: o.parentId ?? o.id,
+  at,
+});
+
+/** A subscriber's filters: each list, when given, must hold the event's value (any of it, for topics). */
+export interface EventFilter {
+  topics?: readonly string[];
+  threads?: readonly string[];
+  types?: readonly ObjectType[];
+}
+
+export function matches(f: EventFilter, e: Pick<BoardEvent, 'type' | 'topics' | 'threadId'>): boolean {
+  if (f.types?.length && !f.types.includes(e.type)) return false;
+  if (f.threads?.length && !f.threads.includes(e.threadId)) return false;
+  if (f.topics?.length && !e.topics.some((t) => f.topics!.includes(t))) return false;
+  return true;
+}

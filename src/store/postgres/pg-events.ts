@@ -1,0 +1,90 @@
+/**
+ * The event log half of the PostgreSQL store. An append takes a transaction-scoped advisory
+ * lock before it draws its seq, so appends commit in seq order from every instance: a reader
+ * that sees seq n has every event before it too. NOTIFY, sent on commit, wakes every instance.
+ */
+import type { BoardEvent, NewEvent } from '../../domain/events.js';
+import type { EventLog } from '../../ports/event-log.js';
+import { PRUNED_THROUGH, toBoardEvent, type EventColumns } from '../event-rows.js';
+import { all, limitSql, one, run } from './pg-rows.js';
+import type { PgRoot, PgSession } from './pg-session.js';
+
+export const EVENTS_CHANNEL = 'agentboard_events';
+/** Listening again after the connection was lost; the hub's poll covers the gap. */
+const RELISTEN_MS = 1000;
+
+interface EventRow extends EventColumns {
+  topics: string[];
+}
+
+export class PgEvents implements EventLog {
+  /** `root` listens; a transaction's half has none. */
+  constructor(
+    private readonly db: PgSession,
+    private readonly root?: PgRoot,
+  ) {}
+
+  async append(e: NewEvent): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('agentboard-events:' || current_schema(), 0))`);
+      await run(
+        tx,
+        `WITH e AS (INSERT INTO events (kind, object_id, type, topics, thread_id, at) VALUES (@kind, @objectId, @type, @topics, @threadId, @at))
+         SELECT pg_notify('${EVENTS_CHANNEL}', '')`,
+        { ...e, topics: e.topics },
+      );
+    });
+  }
+
+  async after(seq: number, limit: number): Promise<BoardEvent[]> {
+    const rows = await all<EventRow>(this.db, `SELECT seq, kind, object_id, type, topics, thread_id, at FROM events WHERE seq > @seq ORDER BY seq ${limitSql(limit)}`, { seq });
+    return rows.map((r) => toBoardEvent(r, r.topics));
+  }
+
+  async bounds(): Promise<{ newest: number; prunedThrough: number }> {
+    const r = await one<{ newest: number; pruned: number }>(
+      this.db,
+      `SELECT coalesce((SELECT max(seq) FROM events), 0) AS newest, coalesce((SELECT value::bigint FROM settings WHERE key = '${PRUNED_THROUGH}'), 0) AS pruned`,
+    );
+    return { newest: Math.max(r!.newest, r!.pruned), prunedThrough: r!.pruned };
+  }
+
+  prune(before: number, keep: number): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const last = await one<{ seq: number | null }>(
+        tx,
+        'SELECT max(seq) AS seq FROM events WHERE at < @before AND seq <= coalesce((SELECT seq FROM events ORDER BY seq DESC LIMIT 1 OFFSET @keep), 0)',
+        { before, keep: Math.max(1, keep) },
+      );
+      if (last?.seq == null) return 0;
+      await run(tx, `INSERT INTO settings (key, value) VALUES ('${PRUNED_THROUGH}', @seq) ON CONFLICT (key) DO UPDATE SET value = greatest(settings.value::bigint, excluded.value::bigint)::text`, { seq: String(last.seq) });
+      return run(tx, 'DELETE FROM events WHERE seq <= @seq', { seq: last.seq });
+    });
+  }
+
+  async listen(onAppend: () => void): Promise<{ stop(): Promise<void> }> {
+    const root = this.root;
+    if (!root) throw new Error('a transaction cannot listen');
+    let current: { stop(): Promise<void> } | null = null;
+    let stopped = false;
+    let retry: NodeJS.Timeout | undefined;
+    const start = async (): Promise<void> => {
+      try {
+        current = await root.listen(EVENTS_CHANNEL, onAppend, () => {
+          current = null;
+          if (!stopped) retry = setTimeout(() => void start(), RELISTEN_MS);
+        });
+      } catch {
+        if (!stopped) retry = setTimeout(() => void start(), RELISTEN_MS);
+      }
+    };
+    await start();
+    return {
+      async stop() {
+        stopped = true;
+        clearTimeout(retry);
+        await current?.stop();
+      },
+    };
+  }
+}
