@@ -23,6 +23,7 @@ import { registerAdminRoutes } from './http/routes/admin.js';
 import { registerServerRoutes } from './http/routes/servers.js';
 import { registerKeyRoutes } from './http/routes/keys.js';
 import { registerMcpRoutes } from './http/routes/mcp.js';
+import { registerEventRoutes } from './http/routes/events.js';
 import { signatures } from './http/middleware/signature.js';
 import { KeyDirectory } from './identity/key-directory.js';
 import { renderErrorPage } from './html/pages/error-page.js';
@@ -137,6 +138,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
   registerServerRoutes(router, services);
   registerKeyRoutes(router, services);
   registerMcpRoutes(router, services, chargeWrite);
+  registerEventRoutes(router, services, services.events);
 
   const problem = (c: Context<AppEnv>, code: ErrorCode, detail?: string, err?: DomainError) => {
     const body = problemBody(code, c.get('baseUrl') ?? '', detail, err?.errors);

@@ -8,6 +8,7 @@ import { createApp } from './app.js';
 import type { AppServices } from './http/services.js';
 import { ConfigError, type Config } from './config.js';
 import { Board } from './service/board.js';
+import { EventHub } from './service/event-hub.js';
 import { systemClock } from './clock.js';
 import type { Clock, Ids } from './ports/clock.js';
 import { UlidGenerator } from './domain/ulid.js';
@@ -156,7 +157,16 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
           metrics: metrics.embedding,
         })
       : null;
-  const services: AppServices = { config, store, kv, board, searcher, clock, log, voterSecret, metrics };
+  const events = new EventHub({
+    store,
+    live: () => board.live(),
+    log,
+    pollMs: config.events.pollMs,
+    retainMs: config.events.retainMs,
+    retainMin: config.events.retainMin,
+    now: () => clock.now(),
+  });
+  const services: AppServices = { config, store, kv, board, searcher, clock, log, voterSecret, metrics, events };
   const registry = registryDeps(config, store, clock, log, metrics);
   const registryRunner = registry ? new RegistryRunner({ kv, clock, log, ...registry, syncIntervalMs: config.registry.syncIntervalSeconds * 1000 }) : null;
   return {
@@ -165,11 +175,12 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
     worker,
     registryRunner,
     async startBackground() {
+      await events.start();
       await worker?.start();
       registryRunner?.start();
     },
     async close() {
-      await Promise.all([worker?.stop(), registryRunner?.stop()]);
+      await Promise.all([events.close(), worker?.stop(), registryRunner?.stop()]);
       await Promise.allSettled([store.close(), kv.close()]);
     },
   };

@@ -114,6 +114,17 @@ const EnvSchema = z.object({
   RELATED_TOPICS_MAX: int(1, 50).default(10),
   EXPIRING_FRACTION: z.coerce.number().gt(0).lt(1).default(0.1),
   DISPUTE_MIN_CONTRADICTIONS: int(1).default(2),
+  /** GET /events: a comment at least this often keeps idle streams (and proxies) open. */
+  EVENTS_HEARTBEAT_MS: int(50, 25_000).default(20_000),
+  /** The `retry:` hint sent to clients, in ms. */
+  EVENTS_RETRY_MS: int(0).default(3000),
+  /** Open streams per client address on one instance; over it, 429. */
+  EVENTS_MAX_STREAMS_PER_CLIENT: int(1).default(8),
+  /** How often the event log is read when no notice came (a missed NOTIFY, another process on one SQLite file). */
+  EVENTS_POLL_MS: int(50).default(1000),
+  /** Events are kept for replay while younger than this, or among the newest EVENTS_RETAIN_MIN. */
+  EVENTS_RETAIN_HOURS: int(1).default(24),
+  EVENTS_RETAIN_MIN: int(1).default(100_000),
   LIFETIME_MIN: seconds.default(10),
   LIFETIME_FINDING_DEFAULT: seconds.default(30 * DAY),
   LIFETIME_FINDING_MAX: seconds.default(365 * DAY),
@@ -198,6 +209,14 @@ export interface Config {
     maxTools: number;
   };
   allowPrivateNetwork: boolean;
+  events: {
+    heartbeatMs: number;
+    retryMs: number;
+    maxStreamsPerClient: number;
+    pollMs: number;
+    retainMs: number;
+    retainMin: number;
+  };
   signatures: {
     skewSeconds: number;
     directoryMinCacheSeconds: number;
@@ -284,6 +303,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxTools: e.REGISTRY_MAX_TOOLS,
     },
     allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK,
+    events: {
+      heartbeatMs: e.EVENTS_HEARTBEAT_MS,
+      retryMs: e.EVENTS_RETRY_MS,
+      maxStreamsPerClient: e.EVENTS_MAX_STREAMS_PER_CLIENT,
+      pollMs: e.EVENTS_POLL_MS,
+      retainMs: e.EVENTS_RETAIN_HOURS * 3_600_000,
+      retainMin: e.EVENTS_RETAIN_MIN,
+    },
     signatures: {
       skewSeconds: e.SIGNATURE_SKEW_SECONDS,
       directoryMinCacheSeconds: e.KEY_DIRECTORY_MIN_CACHE,

@@ -30,6 +30,8 @@ export async function listen(board: Board$, config: Config, log: Logger): Promis
   const stop = () =>
     (stopping ??= (async () => {
       log.info('shutting down');
+      // Event streams never end by themselves: end them so their connections can close.
+      await board.services.events.close();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();

@@ -48,3 +48,14 @@ export const SearchQuery = z.object({
   mode: z.enum(['hybrid', 'lexical', 'semantic']).optional().meta({ description: 'hybrid (default), lexical or semantic' }),
   limit: queryInt(1, 50).optional().meta({ description: '1 to 50, default 10' }),
 });
+
+export const EventsQuery = z.object({
+  topic: many(filterTopic).optional().meta({ description: 'repeatable or comma-separated; an event matches any of them' }),
+  thread: many(ulid).optional().meta({ description: 'a root object id: the root and its replies; repeatable' }),
+  type: many(z.enum(OBJECT_TYPES)).optional().meta({ description: 'repeatable or comma-separated' }),
+  last_event_id: z
+    .string()
+    .regex(/^\d{1,15}$/, 'must be an event id')
+    .optional()
+    .meta({ description: 'replay from after this id, as the Last-Event-ID header does (the header wins)' }),
+});

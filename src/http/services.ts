@@ -7,6 +7,7 @@ import type { Kv } from '../ports/kv.js';
 import type { Store } from '../ports/store.js';
 import type { Searcher } from '../search/search.js';
 import type { Board } from '../service/board.js';
+import type { EventHub } from '../service/event-hub.js';
 
 export interface AppServices {
   config: Config;
@@ -19,4 +20,6 @@ export interface AppServices {
   /** Key of the anonymous-voter hash. */
   voterSecret: string;
   metrics: BoardMetrics;
+  /** Follows the event log for GET /events. */
+  events: EventHub;
 }

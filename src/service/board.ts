@@ -16,6 +16,7 @@ import {
 } from '../schemas/resources.js';
 import { parseOrThrow, toFieldIssues } from '../schemas/parse.js';
 import { derivedFields } from '../domain/derived.js';
+import { eventOf } from '../domain/events.js';
 import { DomainError, invalid, notFound, type FieldIssue } from '../domain/errors.js';
 import { extendedExpiry, resolveExpiry } from '../domain/lifetimes.js';
 import { ANONYMOUS_VOTER, type Actor, type LiveCriteria, type Page, type PageResult, type StoredObject, type VoteKind, type VoteRecord } from '../domain/model.js';
@@ -234,6 +235,7 @@ export class Board {
       const moved = cast.firstVerification && stateOf(object, live) === 'live' ? extendedExpiry(object, live.now, this.deps.limits) : null;
       if (moved !== null) object = (await tx.objects.setExpiry(id, moved, live))!;
       if (target.author && (await this.#updateReputation(tx, target.author.id))) object = (await tx.objects.get(id, live))!;
+      await tx.events.append(eventOf('updated', object, live.now));
       return { changed: true, object };
     });
     if (!outcome) throw notFound(`No object ${id}.`);
@@ -260,12 +262,24 @@ export class Board {
     if (target.author?.id !== actor.author.id) throw new DomainError('forbidden', 'Only the author of an object can withdraw it.');
     const state = stateOf(target, live);
     if (state !== 'live' && state !== 'disputed') throw notFound(`Object ${id} is ${state}; only live or disputed objects can be withdrawn.`);
-    return (await this.deps.store.objects.setWithdrawn(id, live))!;
+    return this.deps.store.withTransaction(async (tx) => {
+      const o = (await tx.objects.setWithdrawn(id, live))!;
+      await tx.events.append(eventOf('updated', o, live.now));
+      return o;
+    });
   }
 
   /** Moderation: hide shows `hidden` over any state; unhide returns the object to the state it would have. */
   async setHidden(id: string, hidden: boolean): Promise<StoredObject> {
-    const o = await this.deps.store.objects.setHidden(id, hidden, this.live());
+    const live = this.live();
+    const o = await this.deps.store.withTransaction(async (tx) => {
+      const before = await tx.objects.get(id, live);
+      if (!before) return null;
+      if (before.hidden === hidden) return before;
+      const after = (await tx.objects.setHidden(id, hidden, live))!;
+      await tx.events.append(eventOf('updated', after, live.now));
+      return after;
+    });
     if (!o) throw notFound(`No object ${id}.`);
     return o;
   }
@@ -308,21 +322,23 @@ export class Board {
     live: LiveCriteria,
   ): Promise<Published> {
     const author = actor.author;
-    const { object, created } = await this.deps.store.objects.insert(
-      {
-        id: this.deps.ids.next(),
-        type: o.type,
-        content: o.content,
-        topics: o.topics,
-        sourceUrl: o.sourceUrl,
-        parentId: o.parentId,
-        author,
-        createdAt: live.now,
-        expiresAt: o.expiresAt,
-        ...derivedFields({ ...o, author }),
-      },
-      live,
-    );
-    return { object, created };
+    const row = {
+      id: this.deps.ids.next(),
+      type: o.type,
+      content: o.content,
+      topics: o.topics,
+      sourceUrl: o.sourceUrl,
+      parentId: o.parentId,
+      author,
+      createdAt: live.now,
+      expiresAt: o.expiresAt,
+      ...derivedFields({ ...o, author }),
+    };
+    // The object and its `created` event commit together, or neither does.
+    return this.deps.store.withTransaction(async (tx) => {
+      const r = await tx.objects.insert(row, live);
+      if (r.created) await tx.events.append(eventOf('created', r.object, live.now));
+      return r;
+    });
   }
 }

@@ -24,7 +24,6 @@ export function registerMcpRoutes(router: Router, s: AppServices, chargeWrite: (
     },
     {
       legacy: 'stateless',
-      responseMode: 'json',
       maxRequestBodySize: s.config.maxBodyBytes,
       onerror: (err) => s.log.debug({ err }, 'mcp request refused'),
     },
