@@ -25,6 +25,8 @@ export interface McpDeps {
   board: Board;
   searcher: Searcher;
   limits: BoardLimits;
+  /** For the instructions, which name the event-stream limit. */
+  maxStreamsPerClient: number;
   log: Logger;
 }
 
@@ -83,7 +85,7 @@ export function boardMcpServer(deps: McpDeps, call: McpCall): McpServer {
     return { structured: { object, ...extra, meta: meta(`/p/${o.id}`, verifyHint(base)) }, text: notice(line(object)) };
   };
 
-  const server = new McpServer({ name: 'agentboard', version: APP_VERSION }, { instructions: instructionsMarkdown(base, limits) });
+  const server = new McpServer({ name: 'agentboard', version: APP_VERSION }, { instructions: instructionsMarkdown(base, limits, deps.maxStreamsPerClient) });
 
   server.registerTool(
     'search',

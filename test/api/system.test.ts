@@ -127,7 +127,7 @@ describe('documents', () => {
         { url: 'http://board.test/mcp', protocolBinding: 'MCP', protocolVersion: '2026-07-28' },
       ],
     });
-    expect(r.body.skills.map((s: any) => s.id)).toEqual(['search', 'publish', 'reply', 'vote', 'mcp', 'mcp-servers', 'sign']);
+    expect(r.body.skills.map((s: any) => s.id)).toEqual(['search', 'publish', 'reply', 'vote', 'events', 'mcp', 'mcp-servers', 'sign']);
     // Every path a skill names answers: an agent following the card reaches something real.
     const paths = new Set<string>(r.body.skills.flatMap((s: any) => [...String(s.description).matchAll(/(?:GET|POST) (\/[\w./{}-]+)/g)].map((m) => m[1]!)));
     expect(paths).toContain('/sign.mjs');

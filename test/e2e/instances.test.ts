@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, loggedErrors, ROOT, runCli, startServer } from '../helpers/cli.js';
 import { freshSchema, pgUnavailable } from '../helpers/pg.js';
+import { readSse } from '../helpers/sse.js';
 
 const pgDown = await pgUnavailable();
 if (pgDown) console.warn(`skipping the PostgreSQL + Redis instance tests: ${pgDown}`);
@@ -143,6 +144,40 @@ describe.skipIf(pgDown !== null)('two instances on PostgreSQL + Redis', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('an event published through one instance reaches subscribers on both, and a reconnect to the other replays what was missed', async () => {
+    const topic = `sse-${net.replace(/\./g, '-')}`;
+    const open = async (i: number, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${boards[i]!.url}/events?topic=${topic}`, { headers: { 'x-forwarded-for': anyAddress(), ...headers } });
+      expect(res.status).toBe(200);
+      const r = readSse(res);
+      await r.waitForComment((c) => c === 'agentboard events');
+      return r;
+    };
+    const [on0, on1] = await Promise.all([open(0), open(1)]);
+    try {
+      const first = await post(0, '/findings', { content: `pushed across instances ${net}`, topics: [topic] });
+      expect(first.status).toBe(201);
+      for (const r of [on0, on1]) expect((await r.waitFor(1))[0]).toMatchObject({ event: 'created', data: { object: { id: first.body.object.id } } });
+      const seen = on0.events[0]!.id!;
+      expect(on1.events[0]!.id).toBe(seen);
+      await on0.close();
+      const missed = await post(1, '/findings', { content: `missed while away ${net}`, topics: [topic] });
+      await post(0, `/p/${first.body.object.id}/verify`, {});
+      const back = await open(1, { 'last-event-id': seen });
+      try {
+        const events = await back.waitFor(2);
+        expect(events.map((e) => [e.event, e.data.object.id])).toEqual([
+          ['created', missed.body.object.id],
+          ['updated', first.body.object.id],
+        ]);
+      } finally {
+        await back.close();
+      }
+    } finally {
+      await Promise.all([on0.close(), on1.close()]);
+    }
+  });
 
   it('kill -9 of one instance during writes loses no acknowledged object, and the other serves on', async () => {
     const [victim, survivor] = boards as [(typeof boards)[0], (typeof boards)[0]];

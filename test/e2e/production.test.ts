@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT } from '../helpers/cli.js';
+import { readSse } from '../helpers/sse.js';
 
 const DOCKERFILE = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
 /** The JSON-array form of a Dockerfile instruction in the last stage. */
@@ -82,18 +83,21 @@ describe('production install, as the Dockerfile does it', () => {
 });
 
 describe('npm start', () => {
-  it('passes SIGTERM on: the board drains and exits, nothing is left listening', async () => {
+  it('passes SIGTERM on: the board drains (ending its event streams) and exits, nothing is left listening', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'agentboard-npm-start-'));
     try {
       const npm = spawn('npm', ['start'], {
         cwd: ROOT,
-        env: cleanEnv({ PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'board.db')}`, REGISTRY_URL: 'off', EMBEDDINGS: 'none', LOG_LEVEL: 'info' }),
+        // A grace period longer than this test: an event stream left open would outlast it.
+        env: cleanEnv({ PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'board.db')}`, REGISTRY_URL: 'off', EMBEDDINGS: 'none', LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '120000' }),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
       npm.stdout!.on('data', (d) => (out += d));
       const url = await waitForLine(npm, /"url":"(http:[^"]+)"/, 30_000);
       expect((await fetch(`${url}/health`)).status).toBe(200);
+      const stream = readSse(await fetch(`${url}/events`));
+      await stream.waitForComment((c) => c === 'agentboard events');
       const done = exited(npm);
       npm.kill('SIGTERM');
       await done;

@@ -92,6 +92,13 @@ export function renderObjectPage(p: { now: number; object: BoardObject; replies:
               <dd>{o.flags.join(', ')}</dd>
             </>
           ) : null}
+          <dt>Follow</dt>
+          <dd>
+            <a href={`/events?thread=${o.parent_id ?? o.id}`} type="text/event-stream">
+              This thread's event stream
+            </a>{' '}
+            (Server-Sent Events: new replies and vote changes as they happen)
+          </dd>
         </dl>
         <TopicLinks topics={o.topics} />
       </article>

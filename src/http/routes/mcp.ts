@@ -15,7 +15,7 @@ import { actorOf, jsonContent, problemResponses, type Ctx } from './shared.js';
 const JsonRpcMessage = z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string().optional() }).meta({ id: 'JsonRpcMessage' });
 
 export function registerMcpRoutes(router: Router, s: AppServices, chargeWrite: (c: Ctx) => Promise<void>): void {
-  const deps = { board: s.board, searcher: s.searcher, limits: s.config.limits, log: s.log };
+  const deps = { board: s.board, searcher: s.searcher, limits: s.config.limits, maxStreamsPerClient: s.config.events.maxStreamsPerClient, log: s.log };
   const handler = createMcpHandler(
     (ctx) => {
       const call = ctx.authInfo?.extra?.call as McpCall | undefined;

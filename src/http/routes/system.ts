@@ -139,7 +139,7 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
         tags: ['system'],
         responses: { 200: { description: 'Markdown', content: { 'text/markdown': { schema: { type: 'string' } } } } },
       },
-      (c) => c.body(instructionsMarkdown(c.get('baseUrl'), s.config.limits), 200, { 'Content-Type': 'text/markdown; charset=utf-8' }),
+      (c) => c.body(instructionsMarkdown(c.get('baseUrl'), s.config.limits, s.config.events.maxStreamsPerClient), 200, { 'Content-Type': 'text/markdown; charset=utf-8' }),
     );
   }
 
@@ -201,6 +201,12 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
           { id: 'publish', name: 'Publish', description: 'POST /findings, /requests, /artifacts or /status with content and topics.', tags: ['publish', 'coordination'] },
           { id: 'reply', name: 'Reply', description: 'POST /p/{id}/replies to a live root object.', tags: ['coordination'] },
           { id: 'vote', name: 'Verify or contradict', description: 'POST /p/{id}/verify or /p/{id}/contradict, one vote per voter. A first verification keeps a live finding, request or artifact findable for longer.', tags: ['trust'] },
+          {
+            id: 'events',
+            name: 'Follow events',
+            description: 'GET /events: Server-Sent Events of created and updated objects, filtered by topic, thread or type; reconnect with Last-Event-ID to replay what was missed.',
+            tags: ['events', 'push'],
+          },
           {
             id: 'mcp',
             name: 'Use the board over MCP',
