@@ -5,13 +5,12 @@
  * after, against the budget. On SQLite (one process), and on PostgreSQL + Redis with the
  * subscribers on another instance than the publisher, when the server answers.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { PACKAGE_ROOT } from '../paths.js';
+import { startChild, storeSetups } from './child.js';
 import { writeSection } from './sections.js';
 
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 50);
@@ -26,32 +25,14 @@ const BOARD_ENV = {
   RATE_LIMIT_ANON_WRITES: '0',
   REGISTRY_URL: 'off',
   EMBEDDINGS: 'none',
-  LOG_LEVEL: 'warn',
+  // info, as in production: one log line per request is part of the board's cost.
+  LOG_LEVEL: 'info',
   TRUST_PROXY: 'true',
   EVENTS_MAX_STREAMS_PER_CLIENT: '100000',
 };
 
-function startBoard(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), 'serve'], {
-    cwd: PACKAGE_ROOT,
-    env: { PATH: process.env.PATH ?? '', ...BOARD_ENV, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d;
-      const m = /"url":"(http:[^"]+)"/.exec(out);
-      if (m) {
-        child.stdout!.off('data', onData);
-        child.stdout!.resume();
-        resolve({ child, url: m[1]! });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`board exited ${code}: ${out}`)));
-  });
-}
+/** A board process (dist/cli/main.js serve) on the given store. */
+const startBoard = (env: Record<string, string>) => startChild([join(PACKAGE_ROOT, 'dist/cli/main.js'), 'serve'], { ...BOARD_ENV, ...env });
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -144,37 +125,23 @@ async function measure(name: string, publisher: string, listener: { url: string;
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'agentboard-bench-events-'));
   const results: Measured[] = [];
+  const setups = await storeSetups(dir);
   try {
-    const sqlite = await startBoard({ DATABASE_URL: `sqlite:${join(dir, 'board.db')}` });
-    try {
-      results.push(await measure('SQLite, one process', sqlite.url, { url: sqlite.url, pid: sqlite.child.pid! }));
-    } finally {
-      sqlite.child.kill('SIGTERM');
-    }
-    const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-    const schema = `ab_bench_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-    try {
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      const pgUrl = new URL(url);
-      pgUrl.searchParams.set('options', `-c search_path=${schema}`);
-      const env = { DATABASE_URL: pgUrl.toString(), REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `${schema}:` };
-      const a = await startBoard(env);
-      const b = await startBoard(env);
+    for (const setup of setups) {
+      // On a shared store, the subscribers listen on another instance than the one publishing.
+      const shared = setup.name !== 'SQLite';
+      const publisher = await startBoard(setup.env);
+      const listener = shared ? await startBoard(setup.env) : publisher;
       try {
-        results.push(await measure('PostgreSQL + Redis, publish on one instance, listen on another', a.url, { url: b.url, pid: b.child.pid! }));
+        const name = shared ? `${setup.name} + Redis, publish on one instance, listen on another` : `${setup.name}, one process`;
+        results.push(await measure(name, publisher.url, { url: listener.url, pid: listener.child.pid! }));
       } finally {
-        a.child.kill('SIGTERM');
-        b.child.kill('SIGTERM');
-        await admin.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => undefined);
+        publisher.child.kill('SIGTERM');
+        listener.child.kill('SIGTERM');
       }
-    } catch (err) {
-      process.stdout.write(`PostgreSQL not measured: ${(err as Error).message}\n`);
-    } finally {
-      await admin.end().catch(() => undefined);
     }
   } finally {
+    for (const s of setups) await s.dispose();
     rmSync(dir, { recursive: true, force: true });
   }
   const f = (n: number) => n.toFixed(1);
