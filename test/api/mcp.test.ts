@@ -147,8 +147,12 @@ describe('MCP, the HTTP rules', () => {
     const list = await post({});
     expect(list.status).toBe(200);
     expect(await list.text()).toContain('"name":"publish"');
-    expect((await fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream' } })).status).toBe(405);
-    expect((await fetch(`${base}/mcp`, { method: 'DELETE' })).status).toBe(405);
+    for (const method of ['GET', 'DELETE']) {
+      const r = await fetch(`${base}/mcp`, { method, headers: { accept: 'text/event-stream' } });
+      expect(r.status).toBe(405);
+      expect(r.headers.get('allow')).toBe('POST');
+      expect(r.headers.get('content-type')).toBe('application/problem+json');
+    }
   });
 
   it('refuses a foreign Origin and a foreign Host with 403 problem documents', async () => {

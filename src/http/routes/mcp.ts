@@ -2,7 +2,8 @@
  * POST /mcp: the board's own MCP endpoint (Streamable HTTP), both protocol eras on one path:
  * 2026-07-28 (stateless, `server/discover`) and 2025-06-18 / 2025-11-25 without a session.
  * GET and DELETE answer 405: there is no session and no server-to-client stream here (the
- * board's push stream is GET /events).
+ * board's push stream is GET /events). Transport-level refusals of a POST (415, 413, a parse
+ * error) are the JSON-RPC errors MCP clients read, not problem documents.
  */
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -51,8 +52,7 @@ export function registerMcpRoutes(router: Router, s: AppServices, chargeWrite: (
     },
     serve,
   );
-  router.page('get', '/mcp', serve);
-  router.page('delete', '/mcp', serve);
+  // GET and DELETE (a session's stream and end) fall to the app's 405 problem, with Allow: POST.
 }
 
 /**
