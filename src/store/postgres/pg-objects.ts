@@ -7,7 +7,7 @@ import { importRowProblem } from '../../domain/import-rules.js';
 import { liveUntil, standingStamp } from '../../domain/state.js';
 import { STANDING_COLUMNS, standingFacts, type StandingColumns } from '../object-columns.js';
 import { BulkRowError, type BulkObject, type ListQuery, type NewObject, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
-import { all, getObjectRow, insertRow, limitSql, liveParams, liveSql, one, run, saveStanding, SELECT_OBJECT, toObject, type ObjectRow, type Params } from './pg-rows.js';
+import { all, getObjectRow, insertRow, limitSql, liveParams, liveSql, one, run, SELECT_OBJECT, toObject, writeFacts, type ObjectRow, type Params } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
 
 /** Rows re-derived per transaction when the standing rule changes, as in sqlite-objects.ts. */
@@ -73,8 +73,7 @@ export class PgObjects implements ObjectStore {
 
   #update(id: string, set: string, params: Params, live: LiveCriteria): Promise<StoredObject | null> {
     return this.db.transaction(async (tx) => {
-      await run(tx, `UPDATE objects SET ${set} WHERE id = @id`, { id, ...params });
-      return (await saveStanding(tx, id, live.disputeMinContradictions)) ? getObjectRow(tx, id, live) : null;
+      return (await writeFacts(tx, id, set, params, live.disputeMinContradictions)) ? getObjectRow(tx, id, live) : null;
     });
   }
 

@@ -81,15 +81,17 @@ export async function getObjectRow(db: PgSession, id: string, live: LiveCriteria
 }
 
 /**
- * Stores the standing the domain derives from an object's facts, as they are after a write in
- * the caller's transaction, on the object and on its topic rows (which carry it for index-only
- * topic counts). False when there is no such object.
+ * Every write to an object's facts goes through here, as in sqlite-rows.ts: `set` is applied,
+ * and the standing the domain derives from the facts it leaves is stored on the object and its
+ * topic rows, only when it moved. False when there is no such object.
  */
-export async function saveStanding(db: PgSession, id: string, minContradictions: number): Promise<boolean> {
-  const row = await one<StandingColumns<boolean>>(db, `SELECT ${STANDING_COLUMNS} FROM objects WHERE id = @id`, { id });
+export async function writeFacts(db: PgSession, id: string, set: string, params: Params, minContradictions: number): Promise<boolean> {
+  const row = await one<StandingColumns<boolean> & { live_until: number }>(db, `UPDATE objects SET ${set} WHERE id = @id RETURNING live_until, ${STANDING_COLUMNS}`, { ...params, id });
   if (!row) return false;
   const until = liveUntil(standingFacts(row, Boolean), minContradictions);
-  await run(db, 'WITH o AS (UPDATE objects SET live_until = @until WHERE id = @id) UPDATE object_topics SET live_until = @until WHERE object_id = @id', { id, until });
+  if (until !== row.live_until) {
+    await run(db, 'WITH o AS (UPDATE objects SET live_until = @until WHERE id = @id) UPDATE object_topics SET live_until = @until WHERE object_id = @id', { id, until });
+  }
   return true;
 }
 

@@ -5,7 +5,7 @@
 import type { LiveCriteria, VoteKind } from '../../domain/model.js';
 import { voteEffect } from '../../domain/votes.js';
 import type { VoteInput, VoteOutcome, VoteStore } from '../../ports/vote-store.js';
-import { all, getObjectRow, limitSql, one, run, saveStanding } from './pg-rows.js';
+import { all, getObjectRow, limitSql, one, run, writeFacts } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
 
 export class PgVotes implements VoteStore {
@@ -29,13 +29,14 @@ export class PgVotes implements VoteStore {
            first_verified_at = coalesce(votes.first_verified_at, excluded.first_verified_at)`,
         { ...v, now: live.now, firstVerifiedAt: effect.firstVerification ? live.now : null },
       );
-      await run(
+      await writeFacts(
         tx,
-        `UPDATE objects SET verification_count = verification_count + @dv, contradiction_count = contradiction_count + @dc,
-           last_verified_at = CASE WHEN @verified THEN @now ELSE last_verified_at END WHERE id = @id`,
-        { dv: effect.verifications, dc: effect.contradictions, verified: effect.verified, now: live.now, id: v.objectId },
+        v.objectId,
+        `verification_count = verification_count + @dv, contradiction_count = contradiction_count + @dc,
+         last_verified_at = CASE WHEN @verified THEN @now ELSE last_verified_at END`,
+        { dv: effect.verifications, dc: effect.contradictions, verified: effect.verified, now: live.now },
+        live.disputeMinContradictions,
       );
-      await saveStanding(tx, v.objectId, live.disputeMinContradictions);
       return { changed: true, firstVerification: effect.firstVerification, object: (await getObjectRow(tx, v.objectId, live))! };
     });
   }

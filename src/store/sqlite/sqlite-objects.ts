@@ -9,7 +9,7 @@ import { liveUntil, standingStamp } from '../../domain/state.js';
 import { STANDING_COLUMNS, standingFacts, type StandingColumns } from '../object-columns.js';
 import { BulkRowError, type BulkObject, type ListQuery, type NewObject, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
 import { runInTransaction, type WriteGate } from './write-gate.js';
-import { getObjectRow, inList, insertRow, limitSql, liveParams, liveSql, saveStanding, SELECT_OBJECT, toObject, type ObjectRow, type Sql } from './sqlite-rows.js';
+import { getObjectRow, inList, insertRow, limitSql, liveParams, liveSql, SELECT_OBJECT, toObject, writeFacts, type ObjectRow, type Sql } from './sqlite-rows.js';
 
 /** Rows re-derived per write transaction when the standing rule changes. */
 const RESTATE_BATCH = 5000;
@@ -79,12 +79,7 @@ export class SqliteObjects implements ObjectStore {
   }
 
   #update(id: string, set: string, params: Record<string, unknown>, live: LiveCriteria): StoredObject | null {
-    const found = this.db
-      .transaction(() => {
-        this.sql(`UPDATE objects SET ${set} WHERE id = @id`).run({ id, ...params });
-        return saveStanding(this.sql, id, live.disputeMinContradictions);
-      })
-      .immediate();
+    const found = this.db.transaction(() => writeFacts(this.sql, id, set, params, live.disputeMinContradictions)).immediate();
     return found ? getObjectRow(this.sql, id, live) : null;
   }
 

@@ -51,16 +51,20 @@ export function getObjectRow(sql: Sql, id: string, live: LiveCriteria): StoredOb
 }
 
 /**
- * Stores the standing the domain derives from an object's facts, as they are after a write in
- * the caller's transaction, on the object and on its topic rows (which carry it so topic counts
- * read one index). False when there is no such object.
+ * Every write to an object's facts goes through here: `set` is applied, and the standing the
+ * domain derives from the facts it leaves is stored on the object and on its topic rows (which
+ * carry it so topic counts read one index), only when it moved. False when there is no such object.
  */
-export function saveStanding(sql: Sql, id: string, minContradictions: number): boolean {
-  const row = sql(`SELECT ${STANDING_COLUMNS} FROM objects WHERE id = ?`).get(id) as StandingColumns<number> | undefined;
+export function writeFacts(sql: Sql, id: string, set: string, params: Record<string, unknown>, minContradictions: number): boolean {
+  const row = sql(`UPDATE objects SET ${set} WHERE id = @id RETURNING live_until, ${STANDING_COLUMNS}`).get({ ...params, id }) as
+    | (StandingColumns<number> & { live_until: number })
+    | undefined;
   if (!row) return false;
   const until = liveUntil(standingFacts(row, (v) => v === 1), minContradictions);
-  sql('UPDATE objects SET live_until = @until WHERE id = @id').run({ id, until });
-  sql('UPDATE object_topics SET live_until = @until WHERE object_id = @id').run({ id, until });
+  if (until !== row.live_until) {
+    sql('UPDATE objects SET live_until = @until WHERE id = @id').run({ id, until });
+    sql('UPDATE object_topics SET live_until = @until WHERE object_id = @id').run({ id, until });
+  }
   return true;
 }
 

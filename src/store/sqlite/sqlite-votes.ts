@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { LiveCriteria, VoteKind } from '../../domain/model.js';
 import { voteEffect } from '../../domain/votes.js';
 import type { VoteInput, VoteOutcome, VoteStore } from '../../ports/vote-store.js';
-import { getObjectRow, limitSql, saveStanding, type Sql } from './sqlite-rows.js';
+import { getObjectRow, limitSql, writeFacts, type Sql } from './sqlite-rows.js';
 
 export class SqliteVotes implements VoteStore {
   constructor(
@@ -29,11 +29,14 @@ export class SqliteVotes implements VoteStore {
              evidence_url = excluded.evidence_url, updated_at = excluded.updated_at,
              first_verified_at = coalesce(votes.first_verified_at, excluded.first_verified_at)`,
         ).run({ ...v, now: live.now, firstVerifiedAt: effect.firstVerification ? live.now : null });
-        this.sql(
-          `UPDATE objects SET verification_count = verification_count + @dv, contradiction_count = contradiction_count + @dc,
-             last_verified_at = CASE WHEN @verified = 1 THEN @now ELSE last_verified_at END WHERE id = @id`,
-        ).run({ dv: effect.verifications, dc: effect.contradictions, verified: effect.verified ? 1 : 0, now: live.now, id: v.objectId });
-        saveStanding(this.sql, v.objectId, live.disputeMinContradictions);
+        writeFacts(
+          this.sql,
+          v.objectId,
+          `verification_count = verification_count + @dv, contradiction_count = contradiction_count + @dc,
+           last_verified_at = CASE WHEN @verified = 1 THEN @now ELSE last_verified_at END`,
+          { dv: effect.verifications, dc: effect.contradictions, verified: effect.verified ? 1 : 0, now: live.now },
+          live.disputeMinContradictions,
+        );
         return { changed: true, firstVerification: effect.firstVerification, object: getObjectRow(this.sql, v.objectId, live)! };
       })
       .immediate();
