@@ -7,27 +7,27 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Logger } from 'pino';
 import { DomainError } from '../domain/errors.js';
-import type { BoardLimits } from '../domain/limits.js';
 import type { Actor, StoredObject } from '../domain/model.js';
-import { buildMeta, verifyHint } from '../http/meta.js';
+import type { Config } from '../config.js';
+import { buildMeta, NOTICE, verifyHint } from '../http/meta.js';
 import { problemBody } from '../http/problem.js';
 import { IdParams, ListQuery, SearchQuery } from '../http/query.js';
-import { instructionsMarkdown } from '../http/instructions.js';
+import { searchAnswer } from '../http/routes/search.js';
+import { presenterAt } from '../http/routes/shared.js';
 import { ulid } from '../schemas/fields.js';
 import { parseOrThrow } from '../schemas/parse.js';
 import { OBJECT_TYPES, ROOT_TYPES, type BoardObject } from '../schemas/resources.js';
 import type { Searcher } from '../search/search.js';
 import type { Board } from '../service/board.js';
-import { presentObject } from '../service/present.js';
 import { APP_VERSION } from '../version.js';
 
 export interface McpDeps {
   board: Board;
   searcher: Searcher;
-  limits: BoardLimits;
-  /** For the instructions, which name the event-stream limit. */
-  maxStreamsPerClient: number;
+  config: Pick<Config, 'limits'>;
   log: Logger;
+  /** The board's agent instructions for a base URL (/instructions). */
+  instructions: (baseUrl: string) => string;
 }
 
 /** One MCP request's caller, as the HTTP layer resolved it. */
@@ -45,7 +45,31 @@ const RECENT = 20;
 const ParentParams = z.object({ parent_id: ulid });
 const REPLIES_SHOWN = 20;
 
-const vote = z.object({
+// Input schemas, built once: the factory makes a server per request.
+const SearchInput = z.object({
+  q: z.string().describe('1 to 500 characters'),
+  mode: z.enum(['hybrid', 'lexical', 'semantic']).optional(),
+  type: z.union([z.enum(OBJECT_TYPES), z.array(z.enum(OBJECT_TYPES))]).optional(),
+  topic: z.union([z.string(), z.array(z.string())]).optional(),
+  limit: z.number().int().optional().describe('1 to 50, default 10'),
+});
+const GetInput = z.object({ id: z.string().describe('the object id (a ULID)') });
+const PublishInput = z.object({
+  type: z.enum(ROOT_TYPES),
+  title: z.string().optional().describe('at most 120 characters; derived from the first line otherwise'),
+  content: z.string().describe('1 to 4000 characters'),
+  topics: z.array(z.string()).describe('1 to 5 topics, normalised to lowercase hyphenated slugs'),
+  source_url: z.string().optional().describe('an http(s) URL; required for artifacts'),
+  expires_in: z.number().int().optional().describe('seconds from now, clamped to the type’s bounds'),
+});
+const ReplyInput = z.object({
+  parent_id: z.string().describe('the root object’s id'),
+  content: z.string().describe('1 to 4000 characters'),
+  topics: z.array(z.string()).optional(),
+});
+const TopicsInput = z.object({});
+const RecentInput = z.object({ type: z.enum(['finding', 'request']).optional(), topic: z.string().optional() });
+const VoteInput = z.object({
   id: z.string().describe('the object id (a ULID)'),
   note: z.string().optional().describe('why, at most 500 characters'),
   evidence_url: z.string().optional().describe('an http(s) link to evidence'),
@@ -60,11 +84,12 @@ const many = <T>(v: T | T[] | undefined): T[] | undefined => (v === undefined ? 
 const line = (o: BoardObject) => `- ${o.title || '(no title)'} [${o.type}, ${o.state}, ${o.verification_count} verified, ${o.contradiction_count} contradicted] ${o.url}`;
 
 export function boardMcpServer(deps: McpDeps, call: McpCall): McpServer {
-  const { board, searcher, limits, log } = deps;
+  const { board, searcher, config, log } = deps;
+  const { limits } = config;
   const base = call.baseUrl;
-  const present = (o: StoredObject) => presentObject(o, { baseUrl: base, live: board.live(), expiringFraction: limits.expiringFraction });
+  const present = presenterAt(base, deps);
   const meta = (path: string, search?: string) => buildMeta(base, `${base}${path}`, search);
-  const notice = (text: string) => `${text}\n\n${meta('/').notice}`;
+  const withNotice = (text: string) => `${text}\n\n${NOTICE}`;
 
   /** Runs a tool: a refusal is a result with isError and the HTTP API's problem document, never a protocol error. */
   const run = async (fn: () => Promise<{ structured: Record<string, unknown>; text: string }>): Promise<ToolResult> => {
@@ -82,10 +107,10 @@ export function boardMcpServer(deps: McpDeps, call: McpCall): McpServer {
 
   const objectResult = (o: StoredObject, extra: Record<string, unknown> = {}) => {
     const object = present(o);
-    return { structured: { object, ...extra, meta: meta(`/p/${o.id}`, verifyHint(base)) }, text: notice(line(object)) };
+    return { structured: { object, ...extra, meta: meta(`/p/${o.id}`, verifyHint(base)) }, text: withNotice(line(object)) };
   };
 
-  const server = new McpServer({ name: 'agentboard', version: APP_VERSION }, { instructions: instructionsMarkdown(base, limits, deps.maxStreamsPerClient) });
+  const server = new McpServer({ name: 'agentboard', version: APP_VERSION }, { instructions: deps.instructions(base) });
 
   server.registerTool(
     'search',
@@ -93,24 +118,17 @@ export function boardMcpServer(deps: McpDeps, call: McpCall): McpServer {
       title: 'Search the board',
       description:
         'Search live objects, ranked by relevance, freshness and verification. mode=lexical matches the query as given (best for exact error strings); hybrid (default) adds meaning. Search before you publish.',
-      inputSchema: z.object({
-        q: z.string().describe('1 to 500 characters'),
-        mode: z.enum(['hybrid', 'lexical', 'semantic']).optional(),
-        type: z.union([z.enum(OBJECT_TYPES), z.array(z.enum(OBJECT_TYPES))]).optional(),
-        topic: z.union([z.string(), z.array(z.string())]).optional(),
-        limit: z.number().int().optional().describe('1 to 50, default 10'),
-      }),
+      inputSchema: SearchInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       run(async () => {
         // The HTTP query's own schema, so both transports refuse the same input the same way.
         const q = parseOrThrow(SearchQuery, defined({ q: args.q, mode: args.mode, type: many(args.type), topic: many(args.topic), limit: args.limit?.toString() }));
-        const out = await searcher.search({ q: q.q, ...(q.type ? { types: q.type } : {}), ...(q.topic ? { topics: q.topic } : {}), mode: q.mode ?? 'hybrid', limit: q.limit ?? limits.search.defaultLimit });
-        const results = out.hits.map((h) => ({ ...present(h.object), score: h.score, matched_by: h.matchedBy, snippet: h.snippet }));
-        const path = `/search?q=${encodeURIComponent(q.q)}`;
-        const text = results.length ? results.map(line).join('\n') : `No results.${out.related.length ? ` Related topics: ${out.related.map((t) => t.slug).join(', ')}.` : ''}`;
-        return { structured: { query: q.q, results, related_topics: out.related, degraded: out.degraded, meta: meta(path) }, text: notice(text) };
+        const answer = await searchAnswer(searcher, q, limits.search.defaultLimit, present);
+        const { results, related_topics: related } = answer;
+        const text = results.length ? results.map(line).join('\n') : `No results.${related.length ? ` Related topics: ${related.map((t) => t.slug).join(', ')}.` : ''}`;
+        return { structured: { ...answer, meta: meta(`/search?q=${encodeURIComponent(q.q)}`) }, text: withNotice(text) };
       }),
   );
 
@@ -119,7 +137,7 @@ export function boardMcpServer(deps: McpDeps, call: McpCall): McpServer {
     {
       title: 'Read one object',
       description: 'One object in any state, with its first page of live replies.',
-      inputSchema: z.object({ id: z.string().describe('the object id (a ULID)') }),
+      inputSchema: GetInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
@@ -129,7 +147,7 @@ export function boardMcpServer(deps: McpDeps, call: McpCall): McpServer {
         const object = present(d.object);
         const replies = { objects: d.replies.items.map(present), next_cursor: d.replies.nextCursor };
         const text = [line(object), object.content, ...replies.objects.map((r) => `  reply: ${r.content}`)].join('\n');
-        return { structured: { object, replies, meta: meta(`/p/${id}`, verifyHint(base)) }, text: notice(text) };
+        return { structured: { object, replies, meta: meta(`/p/${id}`, verifyHint(base)) }, text: withNotice(text) };
       }),
   );
 
@@ -139,14 +157,7 @@ export function boardMcpServer(deps: McpDeps, call: McpCall): McpServer {
       title: 'Publish an object',
       description:
         'Publish a finding (a reusable discovery), request (an open question), artifact (needs source_url) or status (work in flight; content, topics and expires_in only). An identical live object comes back with deduplicated: true instead of a new one.',
-      inputSchema: z.object({
-        type: z.enum(ROOT_TYPES),
-        title: z.string().optional().describe('at most 120 characters; derived from the first line otherwise'),
-        content: z.string().describe('1 to 4000 characters'),
-        topics: z.array(z.string()).describe('1 to 5 topics, normalised to lowercase hyphenated slugs'),
-        source_url: z.string().optional().describe('an http(s) URL; required for artifacts'),
-        expires_in: z.number().int().optional().describe('seconds from now, clamped to the type’s bounds'),
-      }),
+      inputSchema: PublishInput,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     ({ type, ...body }) =>
@@ -162,11 +173,7 @@ export function boardMcpServer(deps: McpDeps, call: McpCall): McpServer {
     {
       title: 'Reply to an object',
       description: 'Reply to a live root object. Topics default to the parent’s.',
-      inputSchema: z.object({
-        parent_id: z.string().describe('the root object’s id'),
-        content: z.string().describe('1 to 4000 characters'),
-        topics: z.array(z.string()).optional(),
-      }),
+      inputSchema: ReplyInput,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     ({ parent_id, ...body }) =>
@@ -187,7 +194,7 @@ export function boardMcpServer(deps: McpDeps, call: McpCall): McpServer {
           kind === 'verify'
             ? 'Vouch for a live or disputed object (one vote per voter; the same vote again changes nothing). Your first verification of a live finding, request or artifact also keeps it findable for its type’s default lifetime from now.'
             : 'Dispute a live or disputed object, ideally with a note and evidence (one vote per voter; it moves a verification you made).',
-        inputSchema: vote,
+        inputSchema: VoteInput,
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
       ({ id, ...body }) =>
@@ -205,7 +212,7 @@ export function boardMcpServer(deps: McpDeps, call: McpCall): McpServer {
     {
       title: 'List topics',
       description: `Topics with at least ${limits.topicListingThreshold} live objects, busiest first.`,
-      inputSchema: z.object({}),
+      inputSchema: TopicsInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     () =>
@@ -220,22 +227,16 @@ export function boardMcpServer(deps: McpDeps, call: McpCall): McpServer {
     {
       title: 'Recent findings and requests',
       description: `The ${RECENT} newest live findings and requests (or one type), optionally in one topic.`,
-      inputSchema: z.object({ type: z.enum(['finding', 'request']).optional(), topic: z.string().optional() }),
+      inputSchema: RecentInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       run(async () => {
         const { topic } = parseOrThrow(ListQuery, defined({ topic: args.topic }));
-        const types = args.type ? [args.type] : (['finding', 'request'] as const);
-        const pages = await Promise.all(types.map((t) => board.list(t, { topic }, { limit: RECENT })));
-        // Ids are time-ordered: merging two newest-first pages by id keeps the newest overall.
-        const objects = pages
-          .flatMap((p) => p.items)
-          .sort((a, b) => (a.id < b.id ? 1 : -1))
-          .slice(0, RECENT)
-          .map(present);
+        const page = await board.list(args.type ?? ['finding', 'request'], { topic }, { limit: RECENT });
+        const objects = page.items.map(present);
         const path = `/${args.type ?? 'finding'}s${topic ? `?topic=${encodeURIComponent(topic)}` : ''}`;
-        return { structured: { objects, next_cursor: null, meta: meta(path) }, text: notice(objects.map(line).join('\n') || 'Nothing live yet.') };
+        return { structured: { objects, next_cursor: null, meta: meta(path) }, text: withNotice(objects.map(line).join('\n') || 'Nothing live yet.') };
       }),
   );
 

@@ -172,11 +172,11 @@ export class Board {
     };
   }
 
-  /** Live root objects of one type, newest first. */
-  async list(type: RootType, filter: { topic?: string | undefined }, page: Page): Promise<PageResult<StoredObject>> {
+  /** Live root objects of one type (or several), newest first. */
+  async list(type: RootType | readonly RootType[], filter: { topic?: string | undefined }, page: Page): Promise<PageResult<StoredObject>> {
     const rows = await this.deps.store.objects.list({
       live: this.live(),
-      types: [type],
+      types: typeof type === 'string' ? [type] : type,
       parentId: null,
       ...(filter.topic !== undefined ? { topic: filter.topic } : {}),
       ...(page.cursor !== undefined ? { before: page.cursor } : {}),

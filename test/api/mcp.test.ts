@@ -155,6 +155,20 @@ describe('MCP, the HTTP rules', () => {
     }
   });
 
+  it('refuses a body that is not JSON, not declared JSON or too large with the board’s problem documents', async () => {
+    const send = (body: string, type = 'application/json') =>
+      fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': type, accept: 'application/json, text/event-stream' }, body });
+    for (const [r, status, slug] of [
+      [await send('{not json'), 400, 'malformed-json'],
+      [await send('{}', 'text/plain'), 415, 'unsupported-media-type'],
+      [await send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', pad: 'x'.repeat(40_000) })), 413, 'payload-too-large'],
+    ] as const) {
+      expect(r.status).toBe(status);
+      expect(r.headers.get('content-type')).toBe('application/problem+json');
+      expect(((await r.json()) as any).type).toBe(`${base}/problems/${slug}`);
+    }
+  });
+
   it('refuses a foreign Origin and a foreign Host with 403 problem documents', async () => {
     const foreign = await post({ origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);

@@ -7,13 +7,12 @@
  */
 import { z } from 'zod';
 import { DomainError, invalid } from '../../domain/errors.js';
-import { presentObject } from '../../service/present.js';
 import type { Delivery, EventHub } from '../../service/event-hub.js';
 import { clientAddress } from '../client.js';
 import { EventsQuery } from '../query.js';
 import type { AppServices } from '../services.js';
 import type { Router } from '../router.js';
-import { parseQuery, problemResponses } from './shared.js';
+import { parseQuery, presenterAt, problemResponses } from './shared.js';
 
 const encoder = new TextEncoder();
 /** A stream whose client reads slower than this many queued bytes is closed; it reconnects and replays. */
@@ -27,6 +26,18 @@ export function registerEventRoutes(router: Router, s: AppServices, hub: EventHu
   const { config } = s;
   const perClient = new Map<string, number>();
   const open = new Set<OpenStream>();
+  /** Each delivery's frame, by base URL: built once and written to every stream that matches. */
+  const frames = new WeakMap<Delivery, Map<string, string>>();
+  const frameOf = (d: Delivery, base: string) => {
+    let byBase = frames.get(d);
+    if (!byBase) frames.set(d, (byBase = new Map()));
+    let frame = byBase.get(base);
+    if (frame === undefined) {
+      frame = `id: ${d.event.seq}\nevent: ${d.event.kind}\ndata: ${JSON.stringify({ object: presenterAt(base, s)(d.object) })}\n\n`;
+      byBase.set(base, frame);
+    }
+    return frame;
+  };
   // One timer for every stream's heartbeat.
   const beat = setInterval(() => {
     for (const stream of open) stream.write(': heartbeat\n\n');
@@ -95,18 +106,9 @@ export function registerEventRoutes(router: Router, s: AppServices, hub: EventHu
       open.add(stream);
       c.req.raw.signal.addEventListener('abort', () => finish(false), { once: true });
 
-      const frames = new WeakMap<Delivery, string>();
       try {
         unsubscribe = await hub.subscribe({ topics: q.topic, threads: q.thread, types: q.type }, lastSeen, {
-          deliver(d) {
-            let frame = frames.get(d);
-            if (!frame) {
-              const object = presentObject(d.object, { baseUrl: base, live: s.board.live(), expiringFraction: config.limits.expiringFraction });
-              frame = `id: ${d.event.seq}\nevent: ${d.event.kind}\ndata: ${JSON.stringify({ object })}\n\n`;
-              frames.set(d, frame);
-            }
-            stream.write(frame);
-          },
+          deliver: (d) => stream.write(frameOf(d, base)),
           reset(newest) {
             const relist = { findings: `${base}/findings`, requests: `${base}/requests`, search: `${base}/search` };
             stream.write(`id: ${newest}\nevent: reset\ndata: ${JSON.stringify({ reason: 'The events after your Last-Event-ID are no longer kept: list again, then follow from here.', relist })}\n\n`);

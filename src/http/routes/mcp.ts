@@ -2,8 +2,8 @@
  * POST /mcp: the board's own MCP endpoint (Streamable HTTP), both protocol eras on one path:
  * 2026-07-28 (stateless, `server/discover`) and 2025-06-18 / 2025-11-25 without a session.
  * GET and DELETE answer 405: there is no session and no server-to-client stream here (the
- * board's push stream is GET /events). Transport-level refusals of a POST (415, 413, a parse
- * error) are the JSON-RPC errors MCP clients read, not problem documents.
+ * board's push stream is GET /events). A body that is too large, not JSON or not declared as
+ * JSON is refused with the board's problem documents, as on every other route.
  */
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -11,12 +11,21 @@ import { DomainError } from '../../domain/errors.js';
 import { boardMcpServer, type McpCall } from '../../mcp/board-server.js';
 import type { AppServices } from '../services.js';
 import type { Router } from '../router.js';
-import { actorOf, jsonContent, problemResponses, type Ctx } from './shared.js';
+import { instructionsMarkdown } from '../instructions.js';
+import { actorOf, jsonBody, jsonContent, problemResponses, type Ctx } from './shared.js';
 
 const JsonRpcMessage = z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string().optional() }).meta({ id: 'JsonRpcMessage' });
 
 export function registerMcpRoutes(router: Router, s: AppServices, chargeWrite: (c: Ctx) => Promise<void>): void {
-  const deps = { board: s.board, searcher: s.searcher, limits: s.config.limits, maxStreamsPerClient: s.config.events.maxStreamsPerClient, log: s.log };
+  // The instructions text depends only on the base URL and the configuration: built once per base.
+  const instructions = new Map<string, string>();
+  const deps = {
+    board: s.board,
+    searcher: s.searcher,
+    config: s.config,
+    log: s.log,
+    instructions: (base: string) => instructions.get(base) ?? instructions.set(base, instructionsMarkdown(base, s.config.limits, s.config.events.maxStreamsPerClient)).get(base)!,
+  };
   const handler = createMcpHandler(
     (ctx) => {
       const call = ctx.authInfo?.extra?.call as McpCall | undefined;
@@ -25,18 +34,17 @@ export function registerMcpRoutes(router: Router, s: AppServices, chargeWrite: (
     },
     {
       legacy: 'stateless',
-      maxRequestBodySize: s.config.maxBodyBytes,
       onerror: (err) => s.log.debug({ err }, 'mcp request refused'),
     },
   );
 
   const serve = async (c: Ctx) => {
     checkOrigin(c, s.config.baseUrl);
+    // The board reads the body as every route does (size cap, media type, JSON: problem documents
+    // when they fail, and the bytes a signature covered), and hands the handler the parsed value.
+    const parsedBody = await jsonBody(c, s);
     const call: McpCall = { baseUrl: c.get('baseUrl'), actor: actorOf(c, s), chargeWrite: () => chargeWrite(c) };
-    // A signed request's body was read to check its digest: hand the handler those bytes.
-    const raw = c.get('rawBody');
-    const request = raw ? new Request(c.req.raw.url, { method: c.req.method, headers: c.req.raw.headers, body: raw as Uint8Array<ArrayBuffer> }) : c.req.raw;
-    return handler.fetch(request, { authInfo: { token: '', clientId: call.actor.voterId, scopes: [], extra: { call } } });
+    return handler.fetch(c.req.raw, { parsedBody, authInfo: { token: '', clientId: call.actor.voterId, scopes: [], extra: { call } } });
   };
 
   router.route(
@@ -48,7 +56,7 @@ export function registerMcpRoutes(router: Router, s: AppServices, chargeWrite: (
         'Tools: search, get, publish, reply, verify, contradict, topics, recent. Reads need no authentication; signed requests publish and vote as their author; the same rate limits apply as over HTTP. A refused tool call is a result with isError: true and the problem document in structuredContent.',
       tags: ['mcp'],
       request: { body: { required: true, content: { 'application/json': { schema: JsonRpcMessage } } } },
-      responses: { 200: jsonContent(JsonRpcMessage, 'A JSON-RPC response'), 202: { description: 'A notification, accepted' }, ...problemResponses(403, 413, 429) },
+      responses: { 200: jsonContent(JsonRpcMessage, 'A JSON-RPC response'), 202: { description: 'A notification, accepted' }, ...problemResponses(400, 403, 413, 415, 429) },
     },
     serve,
   );

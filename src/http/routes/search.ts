@@ -1,10 +1,26 @@
 /** GET /search (spec §4.9, decisions: Search). */
 import type { AppServices } from '../services.js';
-import { SearchEnvelope } from '../../schemas/resources.js';
+import type { z } from 'zod';
+import type { StoredObject } from '../../domain/model.js';
+import { SearchEnvelope, type BoardObject } from '../../schemas/resources.js';
+import type { Searcher } from '../../search/search.js';
 import { SearchQuery } from '../query.js';
 import type { Router } from '../router.js';
 import { renderSearchPage } from '../../html/pages/search-page.js';
 import { htmlOrJson, htmlRequested, meta, parseQuery, presenter, problemResponses } from './shared.js';
+
+/** Runs a validated search and shapes the answer as SearchEnvelope, but for meta: HTTP and MCP answer alike. */
+export async function searchAnswer(searcher: Searcher, q: z.output<typeof SearchQuery>, defaultLimit: number, present: (o: StoredObject) => BoardObject) {
+  const out = await searcher.search({
+    q: q.q,
+    ...(q.type ? { types: q.type } : {}),
+    ...(q.topic ? { topics: q.topic } : {}),
+    mode: q.mode ?? 'hybrid',
+    limit: q.limit ?? defaultLimit,
+  });
+  const results = out.hits.map((h) => ({ ...present(h.object), score: h.score, matched_by: h.matchedBy, snippet: h.snippet }));
+  return { query: q.q, results, related_topics: out.related, degraded: out.degraded };
+}
 
 export function registerSearchRoutes(router: Router, s: AppServices): void {
   router.route(
@@ -25,26 +41,19 @@ export function registerSearchRoutes(router: Router, s: AppServices): void {
         return c.html(renderSearchPage({ now: s.clock.now(), q: '', mode: 'hybrid', related: [], degraded: [] }));
       }
       const q = parseQuery(c, SearchQuery);
-      const out = await s.searcher.search({
-        q: q.q,
-        ...(q.type ? { types: q.type } : {}),
-        ...(q.topic ? { topics: q.topic } : {}),
-        mode: q.mode ?? 'hybrid',
-        limit: q.limit ?? s.config.limits.search.defaultLimit,
-      });
-      const present = presenter(c, s);
       const base = c.get('baseUrl');
-      const results = out.hits.map((h) => ({ ...present(h.object), score: h.score, matched_by: h.matchedBy, snippet: h.snippet }));
+      const answer = await searchAnswer(s.searcher, q, s.config.limits.search.defaultLimit, presenter(c, s));
+      const { results, related_topics: related } = answer;
       const retry =
         results.length === 0
-          ? out.related.length > 0
-            ? `No results. Retry with one of the related topics, e.g. GET ${base}/search?q=${encodeURIComponent(q.q)}&topic=${out.related[0]!.slug} or GET ${base}/topics/${out.related[0]!.slug}; related: ${out.related.map((t) => t.slug).join(', ')}.`
+          ? related.length > 0
+            ? `No results. Retry with one of the related topics, e.g. GET ${base}/search?q=${encodeURIComponent(q.q)}&topic=${related[0]!.slug} or GET ${base}/topics/${related[0]!.slug}; related: ${related.map((t) => t.slug).join(', ')}.`
             : `No results. Retry with fewer or other words, or browse GET ${base}/topics.`
           : undefined;
       if (html) {
-        return c.html(renderSearchPage({ now: s.clock.now(), q: q.q, mode: q.mode ?? 'hybrid', results, related: out.related, degraded: out.degraded }));
+        return c.html(renderSearchPage({ now: s.clock.now(), q: q.q, mode: q.mode ?? 'hybrid', results, related, degraded: answer.degraded }));
       }
-      return c.json({ query: q.q, results, related_topics: out.related, degraded: out.degraded, meta: meta(c, retry) });
+      return c.json({ ...answer, meta: meta(c, retry) });
     },
   );
 }

@@ -1,6 +1,7 @@
 /** Helpers every route module uses: parsing params/query, presenting objects, meta, docs fragments. */
 import type { Context } from 'hono';
 import type { z } from 'zod';
+import type { Config } from '../../config.js';
 import type { AppServices } from '../services.js';
 import type { Actor, StoredObject } from '../../domain/model.js';
 import { anonymousVoterId, clientAddress } from '../client.js';
@@ -29,11 +30,14 @@ export const parseParams = <S extends z.ZodType>(c: Ctx, schema: S): z.output<S>
 
 export const meta = (c: Ctx, search?: string) => buildMeta(c.get('baseUrl'), c.req.url, search);
 
-/** A presenter bound to this request's base URL and clock. */
-export function presenter(c: Ctx, s: AppServices): (o: StoredObject) => ReturnType<typeof presentObject> {
-  const ctx = { baseUrl: c.get('baseUrl'), live: s.board.live(), expiringFraction: s.config.limits.expiringFraction };
+/** A presenter for objects shown under `baseUrl`, as of now: every transport's one way to the Object shape. */
+export function presenterAt(baseUrl: string, s: Pick<AppServices, 'board'> & { config: Pick<Config, 'limits'> }): (o: StoredObject) => ReturnType<typeof presentObject> {
+  const ctx = { baseUrl, live: s.board.live(), expiringFraction: s.config.limits.expiringFraction };
   return (o) => presentObject(o, ctx);
 }
+
+/** A presenter bound to this request's base URL and clock. */
+export const presenter = (c: Ctx, s: AppServices) => presenterAt(c.get('baseUrl'), s);
 
 /**
  * Who is acting, computed on first use: anonymous callers are a keyed hash of their address.
