@@ -48,6 +48,8 @@ export interface ObjectStore {
   insert(o: NewObject, live: LiveCriteria): Promise<{ object: StoredObject; created: boolean }>;
   /** The object in any state; `live` decides which replies its reply_count counts. */
   get(id: string, live: LiveCriteria): Promise<StoredObject | null>;
+  /** Several objects in any state, in one read; unknown ids are left out, order is not kept. */
+  getMany(ids: readonly string[], live: LiveCriteria): Promise<StoredObject[]>;
   /** Newest first (id descending). */
   list(q: ListQuery): Promise<StoredObject[]>;
   setHidden(id: string, hidden: boolean, live: LiveCriteria): Promise<StoredObject | null>;

@@ -157,11 +157,10 @@ export class EventHub {
   /** The next events after `seq`, each with its object as it is now, and the last seq read (null: none). */
   async #read(seq: number): Promise<{ deliveries: Delivery[]; through: number | null }> {
     const events = await this.o.store.events.after(seq, BATCH);
-    const live = this.o.live();
-    const objects = new Map<string, StoredObject | null>();
+    // One read for the batch's objects, shared by every subscriber.
+    const objects = new Map((await this.o.store.objects.getMany([...new Set(events.map((e) => e.objectId))], this.o.live())).map((o) => [o.id, o]));
     const out: Delivery[] = [];
     for (const event of events) {
-      if (!objects.has(event.objectId)) objects.set(event.objectId, await this.o.store.objects.get(event.objectId, live));
       const object = objects.get(event.objectId);
       if (object) out.push({ event, object });
     }

@@ -225,6 +225,16 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       expect(await store.objects.setExpiry('01ZZZZZZZZZZZZZZZZZZZZZZZZ', later, live())).toBeNull();
     });
 
+    it('reads several objects at once, in any state, leaving unknown ids out', async () => {
+      const a = await insert();
+      const b = await insert();
+      await store.objects.setHidden(b.id, true, live());
+      const got = await store.objects.getMany([b.id, a.id, '01ZZZZZZZZZZZZZZZZZZZZZZZZ', a.id], live());
+      expect(got.map((o) => o.id).sort()).toEqual([a.id, b.id].sort());
+      expect(got.find((o) => o.id === b.id)).toMatchObject({ hidden: true, content: b.content });
+      expect(await store.objects.getMany([], live())).toEqual([]);
+    });
+
     it('hides, unhides and withdraws', async () => {
       const o = await insert();
       expect((await store.objects.setHidden(o.id, true, live()))!.hidden).toBe(true);

@@ -33,6 +33,11 @@ export class PgObjects implements ObjectStore {
     return getObjectRow(this.db, id, live);
   }
 
+  async getMany(ids: readonly string[], live: LiveCriteria): Promise<StoredObject[]> {
+    if (ids.length === 0) return [];
+    return (await all<ObjectRow>(this.db, `SELECT ${SELECT_OBJECT} FROM objects o WHERE o.id = ANY(@ids::text[])`, { ids: [...ids], ...liveParams(live) })).map(toObject);
+  }
+
   async list(q: ListQuery): Promise<StoredObject[]> {
     const where = [liveSql('o')];
     const params: Params = { ...liveParams(q.live) };

@@ -38,6 +38,12 @@ export class SqliteObjects implements ObjectStore {
     return getObjectRow(this.sql, id, live);
   }
 
+  async getMany(ids: readonly string[], live: LiveCriteria): Promise<StoredObject[]> {
+    if (ids.length === 0) return [];
+    const l = inList('id', ids);
+    return (this.sql(`SELECT ${SELECT_OBJECT} FROM objects o WHERE o.id IN ${l.sql}`).all({ ...l.params, ...liveParams(live) }) as ObjectRow[]).map(toObject);
+  }
+
   async list(q: ListQuery): Promise<StoredObject[]> {
     const where = [liveSql('o')];
     const params: Record<string, unknown> = { ...liveParams(q.live) };
