@@ -8,6 +8,7 @@ import { createApp } from './app.js';
 import type { AppServices } from './http/services.js';
 import { ConfigError, type Config } from './config.js';
 import { Board } from './service/board.js';
+import { ReadCache } from './service/read-cache.js';
 import { EventHub } from './service/event-hub.js';
 import { systemClock } from './clock.js';
 import type { Clock, Ids } from './ports/clock.js';
@@ -166,7 +167,8 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
     retainMin: config.events.retainMin,
     now: () => clock.now(),
   });
-  const services: AppServices = { config, store, kv, board, searcher, clock, log, voterSecret, metrics, events };
+  const readCache = new ReadCache({ store, now: () => clock.now(), maxBytes: config.readCacheBytes, expiringFraction: config.limits.expiringFraction });
+  const services: AppServices = { config, store, kv, board, searcher, clock, log, voterSecret, metrics, events, readCache };
   const registry = registryDeps(config, store, clock, log, metrics);
   const registryRunner = registry ? new RegistryRunner({ kv, clock, log, ...registry, syncIntervalMs: config.registry.syncIntervalSeconds * 1000 }) : null;
   return {

@@ -125,6 +125,8 @@ const EnvSchema = z.object({
   /** Events are kept for replay while younger than this, or among the newest EVENTS_RETAIN_MIN. */
   EVENTS_RETAIN_HOURS: int(1).default(24),
   EVENTS_RETAIN_MIN: int(1).default(100_000),
+  /** Room for JSON read answers kept in each process (service/read-cache.ts); 0 turns the cache off. */
+  READ_CACHE_BYTES: int(0).default(32 * 1024 * 1024),
   LIFETIME_MIN: seconds.default(10),
   LIFETIME_FINDING_DEFAULT: seconds.default(30 * DAY),
   LIFETIME_FINDING_MAX: seconds.default(365 * DAY),
@@ -209,6 +211,7 @@ export interface Config {
     maxTools: number;
   };
   allowPrivateNetwork: boolean;
+  readCacheBytes: number;
   events: {
     heartbeatMs: number;
     retryMs: number;
@@ -303,6 +306,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxTools: e.REGISTRY_MAX_TOOLS,
     },
     allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK,
+    readCacheBytes: e.READ_CACHE_BYTES,
     events: {
       heartbeatMs: e.EVENTS_HEARTBEAT_MS,
       retryMs: e.EVENTS_RETRY_MS,

@@ -12,6 +12,7 @@ export class BoardMetrics {
   readonly registry = new Registry();
   readonly #requests: Counter<'method' | 'route' | 'status'>;
   readonly #duration: Histogram<'method' | 'route' | 'status'>;
+  readonly #series = new Map<string, { requests: { inc(): void }; duration: { observe(v: number): void } }>();
   readonly #embedded: Counter;
   readonly #embedFailures: Counter;
   readonly #probes: Counter<'outcome'>;
@@ -74,9 +75,16 @@ export class BoardMetrics {
   }
 
   request(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
-    this.#requests.inc(labels);
-    this.#duration.observe(labels, seconds);
+    // Label sets are few (routes × methods × statuses): each is resolved once, not hashed per request.
+    const key = `${method} ${route} ${status}`;
+    let series = this.#series.get(key);
+    if (!series) {
+      const labels = { method, route, status: String(status) };
+      series = { requests: this.#requests.labels(labels), duration: this.#duration.labels(labels) };
+      this.#series.set(key, series);
+    }
+    series.requests.inc();
+    series.duration.observe(seconds);
   }
 
   readonly embedding = {

@@ -1,27 +1,38 @@
 /** The processes and stores a bench measures. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { PACKAGE_ROOT } from '../paths.js';
 
-/** Starts a child that prints a JSON line with "url" once it listens. */
-export function startChild(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, { cwd: PACKAGE_ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * Starts a child that prints a JSON line with "url" once it listens. Its output goes to a file
+ * (`logFile`, else one beside the system's temp files), as a log collector would take it: read
+ * through a pipe, a board's per-request lines would cost the load generator's process.
+ */
+export function startChild(args: string[], env: Record<string, string>, logFile?: string): Promise<{ child: ChildProcess; url: string }> {
+  const file = logFile ?? join(tmpdir(), `agentboard-bench-${process.pid}-${randomBytes(4).toString('hex')}.log`);
+  const fd = openSync(file, 'w');
+  const child = spawn(process.execPath, args, { cwd: PACKAGE_ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', fd, 'inherit'] });
+  closeSync(fd);
   return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d;
-      const m = /"url":"(http:[^"]+)"/.exec(out);
-      if (m) {
-        // From here on, drain the per-request log lines without keeping them.
-        child.stdout!.off('data', onData);
-        child.stdout!.resume();
-        resolve({ child, url: m[1]! });
-      }
+    const timer = setInterval(() => {
+      // Only the start of the file: the line comes before any request is served.
+      const head = readFileSync(file, 'utf8').slice(0, 64 * 1024);
+      const m = /"url":"(http:[^"]+)"/.exec(head);
+      if (!m) return;
+      clearInterval(timer);
+      child.off('exit', onExit);
+      child.once('exit', () => rmSync(file, { force: true }));
+      resolve({ child, url: m[1]! });
+    }, 50);
+    const onExit = (code: number | null) => {
+      clearInterval(timer);
+      reject(new Error(`child exited ${code}: ${readFileSync(file, 'utf8').slice(0, 4000)}`));
     };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`child exited ${code}: ${out}`)));
+    child.once('exit', onExit);
   });
 }
 

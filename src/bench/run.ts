@@ -1,89 +1,62 @@
 /**
- * `npm run bench`: load-tests the board on loopback beside a bare node:http server that
- * answers the same bytes, in the same run, and writes the table to BENCHMARKS.md.
+ * `npm run bench`: every operation of the board measured beside its floor, in one run, on each
+ * store, and written to BENCHMARKS.md with the goals and whether they are met.
  *
- * The board and the bare server each run in their own child process; autocannon drives them
- * from this one. Every number is measured here; nothing is asserted.
+ * The board, each floor (floor-server.ts) and autocannon (this process) are separate
+ * processes. A row's board and floor are measured one after the other with nothing else
+ * running; the board has finished embedding what it was seeded with before any row starts.
+ * Every number is measured here; nothing is asserted.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { generateKey, publicJwkOf, signRequest, type PrivateJwk } from '../identity/agent-sign.mjs';
 import { PACKAGE_ROOT } from '../paths.js';
 import { startChild, storeSetups } from './child.js';
 import { writeSection } from './sections.js';
-import { sentence } from './vocabulary.js';
+import { sentence, VOCABULARY } from './vocabulary.js';
 
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const SEED = Number(process.env.BENCH_SEED ?? 2000);
-/** Enough distinct signed publishes for one row at several thousand requests a second. */
-const SIGNED_POOL = Number(process.env.BENCH_SIGNED_POOL ?? 30_000);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 6);
+const READ_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const WRITE_CONNECTIONS = Number(process.env.BENCH_WRITE_CONNECTIONS ?? 16);
+const SEED = Number(process.env.BENCH_SEED ?? 4000);
+const QUERIES = 40;
 
-interface Recorded {
-  status: number;
-  contentType: string;
-  body: string;
-}
+const BOARD = join(PACKAGE_ROOT, 'dist/cli/main.js');
+const FLOOR = join(PACKAGE_ROOT, 'dist/bench/floor-server.js');
 
-/** A bare node:http server answering each path with recorded bytes: the ceiling to compare with. */
-const BARE_SERVER = `
-const http = require('node:http');
-const routes = JSON.parse(require('node:fs').readFileSync(process.argv[1], 'utf8'));
-const server = http.createServer((req, res) => {
-  const r = routes[req.method + ' ' + req.url];
-  const send = () => { res.writeHead(r.status, { 'content-type': r.contentType, 'content-length': Buffer.byteLength(r.body) }); res.end(r.body); };
-  if (req.method === 'POST') { req.resume(); req.on('end', send); } else send();
-});
-server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));
-`;
+/** Forty two-word queries from the seed's vocabulary: each matches a realistic few per cent of it. */
+const queries = Array.from({ length: QUERIES }, (_, i) => `${VOCABULARY[(i * 7 + 3) % VOCABULARY.length]} ${VOCABULARY[(i * 13 + 11) % VOCABULARY.length]}`);
+const searchPaths = (mode: string) => queries.map((q) => `/search?q=${encodeURIComponent(q)}&mode=${mode}`);
 
-async function record(url: string, init?: RequestInit): Promise<Recorded> {
-  const res = await fetch(url, init);
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
+interface Load {
+  paths: string[];
+  method: 'GET' | 'POST';
+  connections: number;
 }
 
 let published = 0;
 
-interface Prepared {
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** Distinct signed publishes made ahead of the run: signing is the agent's cost, not the board's. */
-async function presign(url: string, privateJwk: PrivateJwk, count: number): Promise<Prepared[]> {
-  const out: Prepared[] = [];
-  for (let i = 0; i < count; i++) {
-    const body = JSON.stringify({ content: `bench signed publish ${i}`, topics: ['bench'] });
-    const r = await signRequest(new Request(`${url}/findings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }), { privateJwk, expiresIn: 900 });
-    const headers: Record<string, string> = {};
-    r.headers.forEach((v, k) => (headers[k] = v));
-    out.push({ headers, body });
-  }
-  return out;
-}
-
-/** Runs autocannon; a POST sends a distinct body per request so each one is a real insert. */
-function load(url: string, method: 'GET' | 'POST', path: string, prepared?: Prepared[]): Promise<autocannon.Result> {
+/** Runs autocannon over `paths` in turn; a POST sends a distinct body per request, so each is a real insert. */
+function load(url: string, l: Load): Promise<autocannon.Result> {
   let next = 0;
   return new Promise((resolve, reject) => {
     autocannon(
       {
-        url: url + path,
-        connections: CONNECTIONS,
+        url,
+        connections: l.connections,
         duration: DURATION_S,
         headers: { 'content-type': 'application/json' },
         requests: [
-          method === 'GET'
-            ? { method }
-            : prepared
-              ? { method, setupRequest: (req) => ({ ...req, ...prepared[next++ % prepared.length]! }) }
-              : {
-                  method,
-                  // idReplacement is broken in this autocannon; a counter gives each body its own content.
-                  setupRequest: (req) => ({ ...req, body: JSON.stringify({ content: `bench publish ${published++}`, topics: ['bench'] }) }),
-                },
+          {
+            method: l.method,
+            setupRequest: (req) => ({
+              ...req,
+              path: l.paths[next++ % l.paths.length]!,
+              ...(l.method === 'POST' ? { body: JSON.stringify({ content: `bench publish ${process.pid} ${published++} ${sentence(published)}`, topics: ['bench'] }) } : {}),
+            }),
+          },
         ],
       },
       (err, result) => (err ? reject(err) : resolve(result)),
@@ -91,16 +64,67 @@ function load(url: string, method: 'GET' | 'POST', path: string, prepared?: Prep
   });
 }
 
-interface Case {
-  name: string;
-  method: 'GET' | 'POST';
-  path: string;
-  prepared?: Prepared[];
+interface Row {
+  operation: string;
+  board: autocannon.Result;
+  floorName: string;
+  floor: autocannon.Result;
+  goal: number;
+  /** Compared by p99 / p50 instead of throughput. */
+  tail?: boolean;
 }
 
-/** Starts a board on one store, seeds it, measures every case; answers the results and the bytes it answered. */
-async function measureBoard(storeEnv: Record<string, string>): Promise<{ results: autocannon.Result[]; cases: Case[]; routes: Record<string, Recorded> }> {
-  const board = await startChild([join(PACKAGE_ROOT, 'dist/cli/main.js'), 'serve'], {
+async function seed(url: string): Promise<string> {
+  const topics = ['postgres', 'redis', 'sqlite', 'kubernetes', 'node', 'python', 'mcp', 'auth'];
+  let firstId = '';
+  let i = 0;
+  const worker = async () => {
+    while (i < SEED) {
+      const n = i++;
+      const t = topics[n % topics.length]!;
+      const r = await fetch(`${url}/findings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: `${sentence(n)} (${t} note ${n})`, topics: [t, `area-${n % 20}`] }),
+      });
+      const j = (await r.json()) as { object?: { id: string } };
+      if (n === 0) firstId = j.object!.id;
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return firstId;
+}
+
+/** Waits until the board has embedded everything (its metrics say so): embedding competes for the CPU. */
+async function embedded(url: string): Promise<void> {
+  for (let tries = 0; tries < 600; tries++) {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const depth = /^agentboard_embed_queue_depth (\d+)/m.exec(text);
+    if (!depth || depth[1] === '0') return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+async function measure(label: string, url: string, l: Load): Promise<autocannon.Result> {
+  process.stdout.write(`  ${label}…`);
+  const r = await load(url, l);
+  process.stdout.write(` ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms\n`);
+  return r;
+}
+
+async function withChild<T>(args: string[], env: Record<string, string>, fn: (url: string) => Promise<T>): Promise<T> {
+  const { child, url } = await startChild(args, env);
+  try {
+    return await fn(url);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+
+async function measureStore(name: string, env: Record<string, string>, dir: string, dbTarget: string): Promise<Row[]> {
+  process.stdout.write(`— ${name}\n`);
+  const boardEnv = {
     PORT: '0',
     RATE_LIMIT_READS: '0',
     RATE_LIMIT_ANON_WRITES: '0',
@@ -108,117 +132,121 @@ async function measureBoard(storeEnv: Record<string, string>): Promise<{ results
     REGISTRY_URL: 'off',
     // info, as in production: one log line per request is part of the board's cost.
     LOG_LEVEL: 'info',
-    ...storeEnv,
+    ...env,
+  };
+  const isPg = name === 'PostgreSQL';
+  const reads = (paths: string[]): Load => ({ paths, method: 'GET', connections: READ_CONNECTIONS });
+  const writes: Load = { paths: ['/findings'], method: 'POST', connections: WRITE_CONNECTIONS };
+  const recorded: Record<string, { status: number; contentType: string; body: string }> = {};
+  const board = await withChild([BOARD, 'serve'], boardEnv, async (url) => {
+    process.stdout.write(`  seeding ${SEED} findings…\n`);
+    const firstId = await seed(url);
+    await embedded(url);
+    const readPaths = { object: `/p/${firstId}`, list: '/findings?limit=20' };
+    for (const p of Object.values(readPaths)) {
+      const res = await fetch(url + p);
+      recorded[`GET ${p}`] = { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
+    }
+    const out = {
+      object: await measure('board GET /p/{id}', url, reads([readPaths.object])),
+      list: await measure('board GET /findings?limit=20', url, reads([readPaths.list])),
+      lexical: await measure('board GET /search lexical', url, reads(searchPaths('lexical'))),
+      hybrid: await measure('board GET /search hybrid', url, reads(searchPaths('hybrid'))),
+      publish: await measure('board POST /findings', url, writes),
+    };
+    return { ...out, readPaths };
   });
+  const routesFile = join(dir, `routes-${name}.json`);
+  writeFileSync(routesFile, JSON.stringify(recorded));
+  const bare = await withChild([FLOOR, 'bytes', routesFile], {}, async (url) => ({
+    object: await measure('floor GET /p/{id} (same bytes)', url, reads([board.readPaths.object])),
+    list: await measure('floor GET /findings (same bytes)', url, reads([board.readPaths.list])),
+  }));
+  const search = await withChild([FLOOR, isPg ? 'pg-search' : 'sqlite-search', dbTarget], {}, (url) => measure('floor search query', url, reads(searchPaths('lexical'))));
+  const insertTarget = isPg ? dbTarget : join(dir, 'floor-insert.db');
+  const insert = await withChild([FLOOR, isPg ? 'pg-insert' : 'sqlite-insert', insertTarget], {}, (url) => measure('floor insert', url, writes));
+  const engine = isPg ? 'bare `pg` query' : 'raw FTS5 query';
+  return [
+    { operation: 'GET /p/{id}', board: board.object, floorName: 'bare node:http, same bytes', floor: bare.object, goal: 0.5 },
+    { operation: 'GET /findings?limit=20', board: board.list, floorName: 'bare node:http, same bytes', floor: bare.list, goal: 0.5 },
+    { operation: `GET /search mode=lexical (${QUERIES} queries)`, board: board.lexical, floorName: `${engine} + bare node:http`, floor: search, goal: 0.5 },
+    { operation: 'GET /search mode=lexical, tail', board: board.lexical, floorName: 'its own p50', floor: board.lexical, goal: 5, tail: true },
+    { operation: `GET /search mode=hybrid (${QUERIES} queries)`, board: board.hybrid, floorName: "the board's lexical search", floor: board.lexical, goal: 0.33 },
+    { operation: `POST /findings (${WRITE_CONNECTIONS} connections)`, board: board.publish, floorName: `bare node:http + one ${isPg ? 'PostgreSQL INSERT (GIN tsvector index)' : 'SQLite INSERT (FTS5 index, WAL, synchronous=NORMAL)'}`, floor: insert, goal: 0.5 },
+  ];
+}
+
+const rps = (r: autocannon.Result) => Math.round(r.requests.average);
+const failures = (r: autocannon.Result) => r.errors + r.non2xx + r.timeouts;
+
+function tableOf(results: { store: string; rows: Row[] }[]): string {
+  const lines = [
+    '| store | operation | board req/s | board p50 ms | board p99 ms | floor | floor req/s | board / floor | goal | met |',
+    '|---|---|---:|---:|---:|---|---:|---:|---|---|',
+  ];
+  for (const { store, rows } of results) {
+    for (const r of rows) {
+      if (r.tail) {
+        const ratio = r.board.latency.p99 / Math.max(1, r.board.latency.p50);
+        lines.push(`| ${store} | ${r.operation} | | ${r.board.latency.p50} | ${r.board.latency.p99} | ${r.floorName} | | p99 = ${ratio.toFixed(1)} × p50 | ≤ ${r.goal} × | ${ratio <= r.goal ? 'yes' : '**no**'} |`);
+        continue;
+      }
+      const ratio = r.board.requests.average / r.floor.requests.average;
+      const met = ratio >= r.goal && failures(r.board) === 0;
+      lines.push(
+        `| ${store} | ${r.operation} | ${rps(r.board)} | ${r.board.latency.p50} | ${r.board.latency.p99} | ${r.floorName} | ${rps(r.floor)} | ${(ratio * 100).toFixed(0)}% | ≥ ${r.goal * 100}% | ${met ? 'yes' : '**no**'} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+function commit(): string {
   try {
-    // Signed before anything else: a long pause between requests would outlive idle keep-alive sockets.
-    const { privateJwk } = generateKey();
-    process.stdout.write(`signing ${SIGNED_POOL} publishes…\n`);
-    const signed = await presign(board.url, privateJwk, SIGNED_POOL);
-    const registration = await signRequest(
-      new Request(`${board.url}/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jwk: publicJwkOf(privateJwk) }) }),
-      { privateJwk },
-    );
-    if ((await fetch(registration)).status !== 201) throw new Error('could not register the bench key');
-    process.stdout.write(`seeding ${SEED} findings…\n`);
-    const topics = ['postgres', 'redis', 'sqlite', 'kubernetes', 'node', 'python', 'mcp', 'auth'];
-    let firstId = '';
-    for (let i = 0; i < SEED; i++) {
-      const t = topics[i % topics.length]!;
-      const r = await fetch(`${board.url}/findings`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ content: `${sentence(i)} (${t} note ${i})`, topics: [t, `area-${i % 20}`] }),
-      });
-      const j = (await r.json()) as { object: { id: string } };
-      if (i === 0) firstId = j.object.id;
-    }
-    const searchPath = '/search?q=connection%20pool%20exhausted&mode=lexical';
-    const cases: Case[] = [
-      { name: 'GET /p/{id}', method: 'GET', path: `/p/${firstId}` },
-      { name: 'GET /findings', method: 'GET', path: '/findings' },
-      { name: 'GET /search (lexical)', method: 'GET', path: searchPath },
-      { name: 'POST /findings', method: 'POST', path: '/findings' },
-      { name: 'POST /findings (signed)', method: 'POST', path: '/findings', prepared: signed },
-    ];
-    const routes: Record<string, Recorded> = {};
-    for (const c of cases) {
-      routes[`${c.method} ${c.path}`] =
-        c.method === 'GET'
-          ? await record(board.url + c.path)
-          : await record(board.url + c.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: 'bench publish sample', topics: ['bench'] }) });
-    }
-    const results: autocannon.Result[] = [];
-    for (const c of cases) {
-      process.stdout.write(`${c.name}: board…`);
-      const r = await load(board.url, c.method, c.path, c.prepared);
-      process.stdout.write(` ${Math.round(r.requests.average)} req/s\n`);
-      results.push(r);
-    }
-    return { results, cases, routes };
-  } finally {
-    board.child.kill('SIGTERM');
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: PACKAGE_ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: PACKAGE_ROOT, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${head} with uncommitted changes` : head;
+  } catch {
+    return 'unknown (not a git checkout)';
   }
 }
 
 async function main(): Promise<void> {
+  const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'agentboard-bench-'));
-  const setups = await storeSetups(dir);
+  // BENCH_STORES=sqlite (or postgresql) measures one store only, for a quicker loop.
+  const only = process.env.BENCH_STORES?.toLowerCase().split(',');
+  const setups = (await storeSetups(dir)).filter((s) => !only || only.includes(s.name.toLowerCase()));
+  const results: { store: string; rows: Row[] }[] = [];
   try {
-    const measured: { name: string; results: autocannon.Result[] }[] = [];
-    let first: Awaited<ReturnType<typeof measureBoard>> | null = null;
     for (const s of setups) {
-      process.stdout.write(`— ${s.name}\n`);
-      const m = await measureBoard(s.env);
-      first ??= m;
-      measured.push({ name: s.name, results: m.results });
+      const target = s.name === 'PostgreSQL' ? s.env.DATABASE_URL! : s.env.DATABASE_URL!.replace(/^sqlite:/, '');
+      results.push({ store: s.name, rows: await measureStore(s.name, s.env, dir, target) });
     }
-    // The floor answers the first board's bytes (the stores answer the same shapes).
-    const routesFile = join(dir, 'routes.json');
-    writeFileSync(routesFile, JSON.stringify(first!.routes));
-    const bare = await startChild(['-e', BARE_SERVER, routesFile], {});
-    const bareResults: autocannon.Result[] = [];
-    try {
-      for (const c of first!.cases) {
-        process.stdout.write(`${c.name}: bare…`);
-        bareResults.push(await load(bare.url, c.method, c.path));
-        process.stdout.write(` ${Math.round(bareResults.at(-1)!.requests.average)} req/s\n`);
-      }
-    } finally {
-      bare.child.kill('SIGTERM');
-    }
-    const rps = (r: autocannon.Result) => Math.round(r.requests.average);
-    const table = [
-      `| endpoint | ${measured.map((m) => `${m.name} req/s | ${m.name} p50 ms | ${m.name} p99 ms`).join(' | ')} | bare req/s | bare p99 ms | ${measured.map((m) => `${m.name} / bare`).join(' | ')} |`,
-      `|---|${measured.map(() => '---:|---:|---:').join('|')}|---:|---:|${measured.map(() => '---:').join('|')}|`,
-      ...first!.cases.map((c, i) => {
-        const b = bareResults[i]!;
-        return `| ${c.name} | ${measured.map((m) => `${rps(m.results[i]!)} | ${m.results[i]!.latency.p50} | ${m.results[i]!.latency.p99}`).join(' | ')} | ${rps(b)} | ${b.latency.p99} | ${measured.map((m) => (m.results[i]!.requests.average / b.requests.average).toFixed(2)).join(' | ')} |`;
-      }),
-    ].join('\n');
-    const errors = measured.flatMap((m) => m.results.map((r, i) => `${m.name} ${first!.cases[i]!.name}: ${r.errors} errors, ${r.non2xx} non-2xx`)).join('; ');
-    const md = `## HTTP throughput
-
-Produced by \`npm run bench\` (src/bench/run.ts) on ${new Date().toISOString().slice(0, 10)}.
-
-- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}.
-- Load: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per row, on loopback; the load generator, the board and the bare server are three processes sharing the machine${setups.length > 1 ? ' (four with PostgreSQL, five with Redis)' : ''}.
-- Board: one \`agentboard serve\` process (\`REGISTRY_URL=off\`) per store: ${setups.map((s) => s.name).join(' and ')}${setups.length > 1 ? ' (the machine\'s PostgreSQL 15, pool of 10, Redis for rate limits and nonces, vectors in process memory)' : ''}. Each is seeded with ${SEED} findings of 12–30 words drawn from a 160-word technical vocabulary (so a three-word query matches a realistic share of them), rate limits off, one JSON log line per request (as in production).
-- Bare: a plain \`node:http\` server answering each path with the exact bytes the board answered (status, content type, body): the ceiling for this machine.
-- POST rows publish a distinct object per request, so each is a real insert with its dedupe check. The signed row sends requests signed ahead of the run (Ed25519, RFC 9421, a registered key), so it measures verification — digest, signature base, Ed25519, key lookup — plus the insert; the bare server answers it with the anonymous publish's bytes.
-
-${table}
-
-Errors: ${errors}.
-
-Goal for later work: reads at least half the bare server's rate.
-`;
-    writeSection(join(PACKAGE_ROOT, 'BENCHMARKS.md'), 'http', md);
-    process.stdout.write(`\n${table}\n\nwritten to BENCHMARKS.md\n`);
   } finally {
     for (const s of setups) await s.dispose();
     rmSync(dir, { recursive: true, force: true });
   }
+  const table = tableOf(results);
+  const errors = results
+    .flatMap(({ store, rows }) => rows.filter((r) => !r.tail).map((r) => `${store} ${r.operation}: ${failures(r.board)}`))
+    .join('; ');
+  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+  const md = `## HTTP throughput against the floors
+
+Produced by \`npm run bench\` (src/bench/run.ts) on ${new Date().toISOString().slice(0, 10)}, commit ${commit()}, in ${minutes} min.
+
+- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}. Load generator (autocannon, this process), board and floor are separate processes sharing the machine${setups.length > 1 ? ' (with PostgreSQL and Redis besides)' : ''}; each row runs ${DURATION_S} s, reads on ${READ_CONNECTIONS} connections, publishes on ${WRITE_CONNECTIONS}.
+- Board: one \`agentboard serve\` process per store (${setups.map((s) => s.name).join(', ')}${setups.length > 1 ? '; PostgreSQL 15 with a pool of 10, Redis for rate limits and nonces, vectors in process memory' : ''}), seeded over HTTP with ${SEED} findings of 12–30 words from a 160-word technical vocabulary, embedded with the bundled model before the first row; rate limits off, one JSON log line per request (to a file, as a collector would take it).
+- Search rows cycle through ${QUERIES} two-word queries. POST rows publish a distinct text per request: each is a real insert with its dedupe check, its event and its embedding job.
+- Floors, each a bare \`node:http\` process (src/bench/floor-server.ts): the same bytes for reads; for lexical search the engine's own query (${setups.map((s) => (s.name === 'PostgreSQL' ? 'PostgreSQL: `plainto_tsquery` match of all words, `ts_rank`, expiry filter, top 10' : 'SQLite: FTS5 `MATCH` of all words, `bm25(4,2,1)`, `snippet`, expiry join, top 10')).join('; ')}); for publishing one insert into a full-text-indexed table.
+
+${table}
+
+Errors and non-2xx answers: ${errors}.
+`;
+  writeSection(join(PACKAGE_ROOT, 'BENCHMARKS.md'), 'http', md);
+  process.stdout.write(`\n${table}\n\nwritten to BENCHMARKS.md (${minutes} min)\n`);
 }
 
 main().catch((e) => {

@@ -45,13 +45,31 @@ export const wordsWithheld = (state: ObjectState): boolean => state === 'hidden'
 
 export type Flag = 'anonymous' | 'possible-prompt-injection' | 'contradicted' | 'expiring';
 
+type Times = Pick<StoredObject, 'createdAt' | 'expiresAt'>;
+
+/** `expiring`: in the last `expiringFraction` of its lifetime, not yet expired. */
+const isExpiring = (o: Times, now: number, expiringFraction: number): boolean => {
+  const left = o.expiresAt - now;
+  return left > 0 && left < (o.expiresAt - o.createdAt) * expiringFraction;
+};
+
 export function flagsOf(o: StoredObject, now: number, expiringFraction: number): Flag[] {
   const flags: Flag[] = [];
   if (!o.author) flags.push('anonymous');
   if (o.injectionSuspected) flags.push('possible-prompt-injection');
   if (o.contradictionCount > 0) flags.push('contradicted');
-  const lifetime = o.expiresAt - o.createdAt;
-  const left = o.expiresAt - now;
-  if (left > 0 && left < lifetime * expiringFraction) flags.push('expiring');
+  if (isExpiring(o, now, expiringFraction)) flags.push('expiring');
   return flags;
+}
+
+/**
+ * The first instant after `now` at which the passing of time alone may change how `o` is shown
+ * (its state becomes `expired`, or it gains the `expiring` flag); Infinity when nothing is left
+ * to change. Rounded down: an answer shown as of `now` stays exact strictly before it.
+ */
+export function nextShownChange(o: Times, now: number, expiringFraction: number): number {
+  let next = Infinity;
+  const expiringFrom = Math.floor(o.expiresAt - (o.expiresAt - o.createdAt) * expiringFraction);
+  for (const at of [expiringFrom, o.expiresAt]) if (at > now && at < next) next = at;
+  return next;
 }

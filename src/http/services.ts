@@ -8,6 +8,7 @@ import type { Store } from '../ports/store.js';
 import type { Searcher } from '../search/search.js';
 import type { Board } from '../service/board.js';
 import type { EventHub } from '../service/event-hub.js';
+import type { ReadCache } from '../service/read-cache.js';
 
 export interface AppServices {
   config: Config;
@@ -22,4 +23,6 @@ export interface AppServices {
   metrics: BoardMetrics;
   /** Follows the event log for GET /events. */
   events: EventHub;
+  /** JSON read answers, kept while exact. */
+  readCache: ReadCache;
 }

@@ -58,6 +58,13 @@ export interface ObjectStore {
   /** Moves the object's expiry (a verification extending it, domain/lifetimes.ts). */
   setExpiry(id: string, expiresAt: number, live: LiveCriteria): Promise<StoredObject | null>;
 
+  /**
+   * The earliest instant after `now` at which a live object stops being live by time alone
+   * (null when none will): until then, listings, reply counts and topic counts cannot change
+   * without a write.
+   */
+  nextExpiry(now: number): Promise<number | null>;
+
   /** Live-object counts of topics with at least `minCount`, count desc then slug asc. */
   topTopics(live: LiveCriteria, minCount: number, limit: number): Promise<TopicCount[]>;
   /** Live-object counts of the given slugs (slugs with no live object are left out). */

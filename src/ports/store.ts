@@ -49,6 +49,14 @@ export interface Store {
    */
   withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
 
+  /**
+   * A value that moves whenever anything the board shows may have changed: a write from this
+   * process, or from another one once the store hears of it (shared stores: within a
+   * notification's delay). Equal marks mean no write in between. Null when the store cannot
+   * tell (a lost notification connection): then nothing may be served from a cache.
+   */
+  changeMark(): Promise<number | string | null>;
+
   /** Applies pending migrations; safe to call on every start, from many processes at once. */
   migrate(): Promise<void>;
   /** Resolves when the database answers a query. */

@@ -18,7 +18,7 @@ import { IdParams, ListQuery, PageQuery, VotesQuery } from '../query.js';
 import { presentVote } from '../../service/present.js';
 import { verifyHint } from '../meta.js';
 import type { Router } from '../router.js';
-import { actorOf, htmlOrJson, jsonBody, htmlRequested, jsonContent, meta, parseParams, parseQuery, presenter, problemResponses, type Ctx } from './shared.js';
+import { actorOf, cachedJson, htmlOrJson, jsonBody, htmlRequested, jsonContent, meta, parseParams, parseQuery, presenter, problemResponses, type Ctx } from './shared.js';
 
 /** Votes shown on an object's page; the rest are in GET /p/{id}/votes. */
 const VOTES_SHOWN = 20;
@@ -75,10 +75,15 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
       async (c) => {
         const html = htmlRequested(c);
         const q = parseQuery(c, ListQuery);
-        const page = await board.list(type, { topic: q.topic }, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
-        const objects = page.items.map(presenter(c, s));
-        if (html) return c.html(renderListPage({ now: s.clock.now(), title: noun, path, objects, nextCursor: page.nextCursor, topic: q.topic }));
-        return c.json({ objects, next_cursor: page.nextCursor, meta: meta(c) });
+        const read = () => board.list(type, { topic: q.topic }, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
+        if (html) {
+          const page = await read();
+          return c.html(renderListPage({ now: s.clock.now(), title: noun, path, objects: page.items.map(presenter(c, s)), nextCursor: page.nextCursor, topic: q.topic }));
+        }
+        return cachedJson(c, s, async () => {
+          const page = await read();
+          return { body: { objects: page.items.map(presenter(c, s)), next_cursor: page.nextCursor, meta: meta(c) }, shown: page.items };
+        });
       },
     );
   }
@@ -96,15 +101,20 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
       const html = htmlRequested(c);
       const { id } = parseParams(c, IdParams);
       const q = parseQuery(c, PageQuery);
-      const d = await board.detail(id, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
-      const present = presenter(c, s);
-      const object = present(d.object);
-      const replies = { objects: d.replies.items.map(present), next_cursor: d.replies.nextCursor };
+      const read = async () => {
+        const d = await board.detail(id, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
+        const present = presenter(c, s);
+        return { d, object: present(d.object), replies: { objects: d.replies.items.map(present), next_cursor: d.replies.nextCursor } };
+      };
       if (html) {
+        const { d, object, replies } = await read();
         const votes = await board.votesOf(d.object, { limit: VOTES_SHOWN });
         return c.html(renderObjectPage({ now: s.clock.now(), object, replies: replies.objects, nextCursor: replies.next_cursor, votes: votes.items.map(presentVote), moreVotes: votes.nextCursor !== null }));
       }
-      return c.json({ object, replies, meta: meta(c, verifyHint(c.get('baseUrl'))) });
+      return cachedJson(c, s, async () => {
+        const { d, object, replies } = await read();
+        return { body: { object, replies, meta: meta(c, verifyHint(c.get('baseUrl'))) }, shown: [d.object, ...d.replies.items] };
+      });
     },
   );
 
@@ -120,8 +130,10 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
     async (c) => {
       const { id } = parseParams(c, IdParams);
       const q = parseQuery(c, PageQuery);
-      const page = await board.replies(id, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
-      return c.json({ objects: page.items.map(presenter(c, s)), next_cursor: page.nextCursor, meta: meta(c) });
+      return cachedJson(c, s, async () => {
+        const page = await board.replies(id, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
+        return { body: { objects: page.items.map(presenter(c, s)), next_cursor: page.nextCursor, meta: meta(c) }, shown: page.items };
+      });
     },
   );
 

@@ -18,10 +18,13 @@ export type Ctx = Context<AppEnv>;
 
 export const parseQuery = <S extends z.ZodType>(c: Ctx, schema: S): z.output<S> => {
   const raw: Record<string, string | string[]> = {};
-  const url = new URL(c.req.url);
-  for (const key of new Set(url.searchParams.keys())) {
-    const all = url.searchParams.getAll(key);
-    raw[key] = all.length > 1 ? all : all[0]!;
+  // Most reads carry no query string: nothing to parse.
+  if (c.req.url.includes('?')) {
+    const url = new URL(c.req.url);
+    for (const key of new Set(url.searchParams.keys())) {
+      const all = url.searchParams.getAll(key);
+      raw[key] = all.length > 1 ? all : all[0]!;
+    }
   }
   return parseOrThrow(schema, raw, 'query');
 };
@@ -56,6 +59,30 @@ export function actorOf(c: Ctx, s: AppServices): Actor {
 export async function jsonBody(c: Ctx, s: AppServices, opts: { optional?: boolean } = {}): Promise<unknown> {
   const bytes = c.get('rawBody') ?? (await readBodyBytes(c.req.raw, s.config.maxBodyBytes));
   return parseJsonBody(bytes, c.req.header('content-type') ?? null, opts);
+}
+
+/** Whether an If-None-Match header names `etag` (weak comparison, RFC 9110 §13.1.2). */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * A JSON read answered through the read cache (service/read-cache.ts), with its ETag; a request
+ * whose If-None-Match names it gets 304 without a body. `Cache-Control: no-cache`: clients may
+ * keep the answer but must revalidate, since a write or an expiry may change it at any moment.
+ * `compute` answers the body and every object it shows.
+ */
+export async function cachedJson(c: Ctx, s: AppServices, compute: () => Promise<{ body: object; shown: readonly StoredObject[] }>): Promise<Response> {
+  const answer = await s.readCache.read(`${c.get('baseUrl')} ${c.req.url}`, async () => {
+    const r = await compute();
+    return { body: JSON.stringify(r.body), shown: r.shown };
+  });
+  c.header('ETag', answer.etag);
+  c.header('Cache-Control', 'no-cache');
+  if (etagMatches(c.req.header('if-none-match'), answer.etag)) return c.body(null, 304);
+  return c.body(answer.body, 200, { 'Content-Type': 'application/json' });
 }
 
 /** Marks the request as a browser page when it asks for HTML; returns whether it did. */

@@ -1,7 +1,8 @@
 /**
  * The event log half of the PostgreSQL store. An append takes a transaction-scoped advisory
  * lock before it draws its seq, so appends commit in seq order from every instance: a reader
- * that sees seq n has every event before it too. NOTIFY, sent on commit, wakes every instance.
+ * that sees seq n has every event before it too. NOTIFY, sent on commit, wakes every instance
+ * (on the channel every write other instances must hear of uses: pg-changes.ts).
  */
 import type { BoardEvent, NewEvent } from '../../domain/events.js';
 import type { EventLog } from '../../ports/event-log.js';
@@ -9,7 +10,7 @@ import { PRUNED_THROUGH, toBoardEvent, type EventColumns } from '../event-rows.j
 import { all, limitSql, one, run } from './pg-rows.js';
 import type { PgRoot, PgSession } from './pg-session.js';
 
-export const EVENTS_CHANNEL = 'agentboard_events';
+import { CHANGES_CHANNEL, NOTIFY_CHANGED } from './pg-changes.js';
 /** Listening again after the connection was lost; the hub's poll covers the gap. */
 const RELISTEN_MS = 1000;
 
@@ -30,7 +31,7 @@ export class PgEvents implements EventLog {
       await run(
         tx,
         `WITH e AS (INSERT INTO events (kind, object_id, type, topics, thread_id, at) VALUES (@kind, @objectId, @type, @topics, @threadId, @at))
-         SELECT pg_notify('${EVENTS_CHANNEL}', '')`,
+         SELECT ${NOTIFY_CHANGED}`,
         { ...e, topics: e.topics },
       );
     });
@@ -70,7 +71,7 @@ export class PgEvents implements EventLog {
     let retry: NodeJS.Timeout | undefined;
     const start = async (): Promise<void> => {
       try {
-        current = await root.listen(EVENTS_CHANNEL, onAppend, () => {
+        current = await root.listen(CHANGES_CHANNEL, onAppend, () => {
           current = null;
           if (!stopped) retry = setTimeout(() => void start(), RELISTEN_MS);
         });

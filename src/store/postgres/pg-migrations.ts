@@ -210,4 +210,9 @@ CREATE TABLE events (
 CREATE INDEX events_at ON events (at);
 `,
   },
+  {
+    version: 4,
+    name: 'the next instant an object leaves the live set, for the read cache',
+    sql: `CREATE INDEX objects_live_until ON objects (live_until);`,
+  },
 ];

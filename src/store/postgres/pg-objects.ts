@@ -9,6 +9,7 @@ import { STANDING_COLUMNS, standingFacts, type StandingColumns } from '../object
 import { BulkRowError, type BulkObject, type ListQuery, type NewObject, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
 import { all, getObjectRow, insertRow, limitSql, liveParams, liveSql, one, run, SELECT_OBJECT, toObject, writeFacts, type ObjectRow, type Params } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
+import { NOTIFY_CHANGED } from './pg-changes.js';
 
 /** Rows re-derived per transaction when the standing rule changes, as in sqlite-objects.ts. */
 const RESTATE_BATCH = 5000;
@@ -108,8 +109,17 @@ export class PgObjects implements ObjectStore {
         return rows.at(-1)?.seq;
       });
     }
-    await run(this.db, "INSERT INTO settings (key, value) VALUES ('standing', @stamp) ON CONFLICT (key) DO UPDATE SET value = excluded.value", { stamp });
+    await run(
+      this.db,
+      `WITH s AS (INSERT INTO settings (key, value) VALUES ('standing', @stamp) ON CONFLICT (key) DO UPDATE SET value = excluded.value)
+       SELECT ${changed > 0 ? NOTIFY_CHANGED : '1'}`,
+      { stamp },
+    );
     return changed;
+  }
+
+  async nextExpiry(now: number): Promise<number | null> {
+    return (await one<{ at: number | null }>(this.db, 'SELECT min(live_until) AS at FROM objects WHERE live_until > @now', { now }))!.at;
   }
 
   topTopics(live: LiveCriteria, minCount: number, limit: number): Promise<TopicCount[]> {
@@ -172,6 +182,8 @@ export class PgObjects implements ObjectStore {
           n++;
         }
       }
+      // Other instances drop what they cached (events carry no imports).
+      await tx.query(`SELECT ${NOTIFY_CHANGED}`);
       return n;
     });
   }

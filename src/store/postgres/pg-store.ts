@@ -12,6 +12,7 @@ import type { RegistryStore } from '../../ports/registry-store.js';
 import type { SearchIndex } from '../../ports/search-index.js';
 import type { Store, StoreCapabilities, StoreTx } from '../../ports/store.js';
 import type { VoteStore } from '../../ports/vote-store.js';
+import { PgChanges } from './pg-changes.js';
 import { PgEmbedQueue } from './pg-embed-queue.js';
 import { mapPgErrors } from './pg-errors.js';
 import { PgEvents } from './pg-events.js';
@@ -46,10 +47,12 @@ export class PgStore implements Store {
   readonly events: EventLog;
   readonly #db: PgRoot;
   readonly #opts: PgStoreOptions;
+  readonly #changes = new PgChanges();
   /** How the semantic leg is answered; chosen by the first migrate(), none before. */
   #leg: PgvectorLeg | MemoryVectors | null = null;
 
-  constructor(db: PgRoot, opts: PgStoreOptions = {}) {
+  constructor(root: PgRoot, opts: PgStoreOptions = {}) {
+    const db = this.#changes.counting(root);
     this.#db = db;
     this.#opts = opts;
     this.objects = mapPgErrors(new PgObjects(db));
@@ -100,6 +103,10 @@ export class PgStore implements Store {
 
   #vectorMode(): VectorMode {
     return this.#leg instanceof PgvectorLeg ? 'pgvector' : 'memory';
+  }
+
+  async changeMark(): Promise<number | null> {
+    return this.#changes.mark(this.#db);
   }
 
   async ping(): Promise<void> {

@@ -114,6 +114,10 @@ export class SqliteObjects implements ObjectStore {
     return changed;
   }
 
+  async nextExpiry(now: number): Promise<number | null> {
+    return (this.sql('SELECT min(live_until) AS at FROM objects WHERE live_until > ?').get(now) as { at: number | null }).at;
+  }
+
   async topTopics(live: LiveCriteria, minCount: number, limit: number): Promise<TopicCount[]> {
     return this.sql(
       `SELECT t.topic AS slug, count(*) AS count FROM object_topics t

@@ -27,6 +27,9 @@ import { SqliteRegistry } from './sqlite-registry.js';
 import { SqliteSearchIndex } from './sqlite-search-index.js';
 import { SqliteVotes } from './sqlite-votes.js';
 
+/** How stale another process's commit may be to changeMark(): a millisecond, as a NOTIFY takes between PostgreSQL instances. */
+const DATA_VERSION_MS = 1;
+
 export class SqliteStore implements Store {
   readonly capabilities: StoreCapabilities;
   readonly objects: ObjectStore;
@@ -41,6 +44,7 @@ export class SqliteStore implements Store {
   readonly #gate = new WriteGate();
   /** Prepared statements by SQL text: preparing costs more than running these short queries. */
   readonly #statements = new Map<string, Database.Statement>();
+  #dataVersion = { at: -Infinity, value: 0 };
 
   /**
    * Opens (creating folders as needed) the file at `path`, or an in-memory database for
@@ -120,6 +124,17 @@ export class SqliteStore implements Store {
     } finally {
       this.#events.committed(ok);
     }
+  }
+
+  /**
+   * This connection's writes (total_changes, exact) and other processes' commits to the file
+   * (data_version, which opens a read transaction: read again once DATA_VERSION_MS has passed,
+   * so another process's commit is seen within that).
+   */
+  async changeMark(): Promise<string> {
+    const now = performance.now();
+    if (now - this.#dataVersion.at >= DATA_VERSION_MS) this.#dataVersion = { at: now, value: this.#sql('PRAGMA data_version').pluck().get() as number };
+    return `${this.#sql('SELECT total_changes()').pluck().get() as number}:${this.#dataVersion.value}`;
   }
 
   async ping(): Promise<void> {

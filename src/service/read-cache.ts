@@ -1,0 +1,109 @@
+/**
+ * A small in-process cache of read answers (the bytes of a JSON body), exact by construction:
+ * an entry is served only while
+ *   - the store's change mark is the one read before the answer was computed (no write since,
+ *     from this process or, as soon as the store hears of it, any other), and
+ *   - the clock is before the first instant at which time alone could change the answer: an
+ *     object shown reaching `expiring` or `expired` (domain/state.ts), or any live object
+ *     leaving the live set (which moves listings, reply counts and topic counts).
+ * Entries are evicted least recently used past `maxBytes`. With `maxBytes` 0 nothing is kept.
+ */
+import { createHash } from 'node:crypto';
+import { nextShownChange } from '../domain/state.js';
+import type { StoredObject } from '../domain/model.js';
+import type { Store } from '../ports/store.js';
+
+export interface CachedAnswer {
+  body: string;
+  /** A strong validator of `body`, quoted, for ETag / If-None-Match. */
+  etag: string;
+}
+
+/** What a read computes: its body, and every object it shows (for their time boundaries). */
+export interface ComputedAnswer {
+  body: string;
+  shown: readonly StoredObject[];
+}
+
+interface Entry extends CachedAnswer {
+  mark: number | string;
+  validUntil: number;
+}
+
+export interface ReadCacheOptions {
+  store: Pick<Store, 'changeMark' | 'objects'>;
+  now: () => number;
+  maxBytes: number;
+  expiringFraction: number;
+}
+
+export const etagOf = (body: string): string => `"${createHash('sha1').update(body).digest('base64url')}"`;
+
+export class ReadCache {
+  readonly #entries = new Map<string, Entry>();
+  #bytes = 0;
+  /** The store-wide next expiry, as read under `mark`. */
+  #expiry: { mark: number | string; at: number } | null = null;
+  #hits = 0;
+  #misses = 0;
+
+  constructor(private readonly o: ReadCacheOptions) {}
+
+  get stats(): { entries: number; bytes: number; hits: number; misses: number } {
+    return { entries: this.#entries.size, bytes: this.#bytes, hits: this.#hits, misses: this.#misses };
+  }
+
+  /** The answer under `key`: from the cache while it is exact, else computed (and kept). */
+  async read(key: string, compute: () => Promise<ComputedAnswer>): Promise<CachedAnswer> {
+    if (this.o.maxBytes <= 0) {
+      const { body } = await compute();
+      return { body, etag: etagOf(body) };
+    }
+    // Read before the answer: a write landing while it is computed leaves the entry stale-marked.
+    const mark = await this.o.store.changeMark();
+    const now = this.o.now();
+    const hit = this.#entries.get(key);
+    if (hit && mark !== null && hit.mark === mark && now < hit.validUntil) {
+      // Least recently used order is the Map's insertion order.
+      this.#entries.delete(key);
+      this.#entries.set(key, hit);
+      this.#hits++;
+      return hit;
+    }
+    this.#misses++;
+    const { body, shown } = await compute();
+    const answer = { body, etag: etagOf(body) };
+    if (mark === null) return answer;
+    let validUntil = await this.#nextExpiry(mark, now);
+    for (const o of shown) validUntil = Math.min(validUntil, nextShownChange(o, now, this.o.expiringFraction));
+    this.#store(key, { ...answer, mark, validUntil });
+    return answer;
+  }
+
+  async #nextExpiry(mark: number | string, now: number): Promise<number> {
+    const known = this.#expiry;
+    // Without a write, nothing becomes live: the next expiry read earlier still holds until it passes.
+    if (known && known.mark === mark && now < known.at) return known.at;
+    const at = (await this.o.store.objects.nextExpiry(now)) ?? Infinity;
+    this.#expiry = { mark, at };
+    return at;
+  }
+
+  #store(key: string, entry: Entry): void {
+    const size = entry.body.length * 2;
+    // One answer never takes more than an eighth of the room.
+    if (size > this.o.maxBytes / 8) return;
+    const old = this.#entries.get(key);
+    if (old) {
+      this.#entries.delete(key);
+      this.#bytes -= old.body.length * 2;
+    }
+    this.#entries.set(key, entry);
+    this.#bytes += size;
+    for (const [k, e] of this.#entries) {
+      if (this.#bytes <= this.o.maxBytes) break;
+      this.#entries.delete(k);
+      this.#bytes -= e.body.length * 2;
+    }
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Whether anything the board shows may have changed, for the read cache (Store.changeMark).
+ * This process's writes are counted as they complete. Other instances' arrive as NOTIFY on one
+ * channel, which every write they must hear of sends: event appends (publish, reply, vote,
+ * withdraw, hide), imports and re-derived standing. While the listening connection is down
+ * nothing can be vouched for, and the mark is null: nothing is served from the cache.
+ */
+import type { PgResult, PgRoot, PgSession } from './pg-session.js';
+
+export const CHANGES_CHANNEL = 'agentboard_events';
+/** A SELECT expression that tells every instance, on commit, that data changed. */
+export const NOTIFY_CHANGED = `pg_notify('${CHANGES_CHANNEL}', '')`;
+
+/** Statements that may write; a false positive only costs a cache entry. Data is never inlined in SQL. */
+const WRITES = /\b(INSERT|UPDATE|DELETE|TRUNCATE|MERGE|CREATE|ALTER|DROP|COPY)\b/i;
+const RELISTEN_MS = 1000;
+
+export class PgChanges {
+  #count = 0;
+  #listening = false;
+  #started = false;
+  #closed = false;
+  #retry: NodeJS.Timeout | undefined;
+  #stop: (() => Promise<void>) | null = null;
+
+  /** `root`, with every write through it counted once it completes (a transaction's when it ends). */
+  counting(root: PgRoot): PgRoot {
+    const bump = () => void this.#count++;
+    return {
+      query: <R>(text: string, params?: readonly unknown[]) => afterWrite(text, () => root.query<R>(text, params), bump),
+      exec: (script: string) => afterWrite(script, () => root.exec(script), bump),
+      transaction: async <T>(fn: (tx: PgSession) => Promise<T>) => {
+        let wrote = false;
+        try {
+          return await root.transaction((tx) => fn(flagging(tx, () => (wrote = true))));
+        } finally {
+          if (wrote) bump();
+        }
+      },
+      listen: (channel, onPayload, onLost) => root.listen(channel, onPayload, onLost),
+      close: async () => {
+        this.#closed = true;
+        clearTimeout(this.#retry);
+        await this.#stop?.();
+        await root.close();
+      },
+    };
+  }
+
+  /** Moves with every write this process or (once heard) another instance makes; null while deaf. */
+  mark(root: PgRoot): number | null {
+    if (!this.#started) {
+      this.#started = true;
+      void this.#listen(root);
+    }
+    return this.#listening ? this.#count : null;
+  }
+
+  async #listen(root: PgRoot): Promise<void> {
+    if (this.#closed) return;
+    try {
+      const sub = await root.listen(
+        CHANGES_CHANNEL,
+        () => void this.#count++,
+        () => {
+          this.#listening = false;
+          this.#count++;
+          if (!this.#closed) this.#retry = setTimeout(() => void this.#listen(root), RELISTEN_MS);
+        },
+      );
+      this.#stop = () => sub.stop();
+      if (this.#closed) return void (await sub.stop());
+      // What others wrote while this process was not listening is unknown: start from a new mark.
+      this.#count++;
+      this.#listening = true;
+    } catch {
+      if (!this.#closed) this.#retry = setTimeout(() => void this.#listen(root), RELISTEN_MS);
+    }
+  }
+}
+
+async function afterWrite<T>(text: string, run: () => Promise<T>, wrote: () => void): Promise<T> {
+  if (!WRITES.test(text)) return run();
+  try {
+    return await run();
+  } finally {
+    wrote();
+  }
+}
+
+/** A transaction's session that says when a statement may have written. */
+function flagging(tx: PgSession, wrote: () => void): PgSession {
+  const session: PgSession = {
+    query: <R>(text: string, params?: readonly unknown[]): Promise<PgResult<R>> => {
+      if (WRITES.test(text)) wrote();
+      return tx.query<R>(text, params);
+    },
+    exec: (script: string) => {
+      if (WRITES.test(script)) wrote();
+      return tx.exec(script);
+    },
+    transaction: <T>(fn: (t: PgSession) => Promise<T>) => tx.transaction((inner) => fn(flagging(inner, wrote))),
+  };
+  return session;
+}
