@@ -4,7 +4,7 @@ import { dedupeKey } from './dedupe.js';
 import { looksLikePromptInjection } from './injection.js';
 import { extendedExpiry, resolveExpiry } from './lifetimes.js';
 import type { StoredObject } from './model.js';
-import { flagsOf, liveUntil, stateOf } from './state.js';
+import { flagsOf, liveUntil, nextShownChange, stateOf } from './state.js';
 
 const limits = loadConfig({}).limits;
 const NOW = Date.parse('2026-05-01T00:00:00.000Z');
@@ -158,4 +158,25 @@ describe('looksLikePromptInjection', () => {
     'The previous release ignored the timeout setting.',
     'Run migrations before starting the server.',
   ])('does not flag %j', (t) => expect(looksLikePromptInjection(t)).toBe(false));
+});
+
+describe('nextShownChange', () => {
+  const shown = (o: StoredObject, now: number) => JSON.stringify([stateOf(o, { now, disputeMinContradictions: 2 }), flagsOf(o, now, 0.1)]);
+  // Lifetimes whose expiring point falls on, just off and far off whole milliseconds.
+  it.each([1000, 1001, 99_999, 7, 123_457])('for a lifetime of %i ms, nothing shown changes before it, and something changes at it or soon after', (lifetime) => {
+    const o = { ...base, createdAt: NOW, expiresAt: NOW + lifetime };
+    const changes: number[] = [];
+    for (let now = NOW; now <= NOW + lifetime + 2; now++) {
+      if (now > NOW && shown(o, now) !== shown(o, now - 1)) changes.push(now);
+      if (lifetime > 5000 && now > NOW + 5 && now < NOW + lifetime - lifetime * 0.1 - 5) now = Math.floor(NOW + lifetime - lifetime * 0.1 - 5);
+    }
+    expect(changes.length).toBeGreaterThan(0);
+    let now = NOW;
+    for (const at of changes) {
+      // From any instant before a change, the next change predicted is not after it.
+      for (const from of [now, at - 1]) expect(nextShownChange(o, from, 0.1)).toBeLessThanOrEqual(at);
+      now = at;
+    }
+    expect(nextShownChange(o, NOW + lifetime, 0.1)).toBe(Infinity);
+  });
 });

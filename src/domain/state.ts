@@ -65,11 +65,12 @@ export function flagsOf(o: StoredObject, now: number, expiringFraction: number):
 /**
  * The first instant after `now` at which the passing of time alone may change how `o` is shown
  * (its state becomes `expired`, or it gains the `expiring` flag); Infinity when nothing is left
- * to change. Rounded down: an answer shown as of `now` stays exact strictly before it.
+ * to change. An answer shown as of `now` stays exact strictly before it.
  */
 export function nextShownChange(o: Times, now: number, expiringFraction: number): number {
   let next = Infinity;
-  const expiringFrom = Math.floor(o.expiresAt - (o.expiresAt - o.createdAt) * expiringFraction);
-  for (const at of [expiringFrom, o.expiresAt]) if (at > now && at < next) next = at;
+  // The flag is set strictly after this instant; its millisecond and the next bracket it against rounding.
+  const expiringAfter = Math.floor(o.expiresAt - (o.expiresAt - o.createdAt) * expiringFraction);
+  for (const at of [expiringAfter, expiringAfter + 1, o.expiresAt]) if (at > now && at < next) next = at;
   return next;
 }

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanEnv, loggedErrors, ROOT, runCli, startServer } from '../helpers/cli.js';
 import { freshSchema, pgUnavailable } from '../helpers/pg.js';
 import { readSse } from '../helpers/sse.js';
@@ -112,6 +112,19 @@ describe.skipIf(pgDown !== null)('two instances on PostgreSQL + Redis', () => {
     expect(replies.every((r) => r.status === 201)).toBe(true);
     const o = ((await (await fetch(`${boards[1]!.url}/p/${id}`)).json()) as any).object;
     expect(o.reply_count).toBe(6);
+  });
+
+  it("a write through one reaches the other's read cache: its cached answer is dropped as the NOTIFY arrives", async () => {
+    const id = (await post(0, '/findings', { content: 'Cached on the other instance', topics: ['cache'] })).body.object.id;
+    const read = () => fetch(`${boards[1]!.url}/p/${id}`).then(async (r) => ({ etag: r.headers.get('etag'), object: ((await r.json()) as any).object }));
+    const first = await read();
+    expect((await read()).etag).toBe(first.etag);
+    expect((await post(0, `/p/${id}/verify`, {})).status).toBe(200);
+    const voted = Date.now();
+    await vi.waitFor(async () => expect((await read()).object.verification_count).toBe(1), { timeout: 2000, interval: 5 });
+    // A notification's delay on loopback, not a time-to-live.
+    expect(Date.now() - voted).toBeLessThan(2000);
+    expect((await read()).etag).not.toBe(first.etag);
   });
 
   it('export from PostgreSQL imports into SQLite and back into PostgreSQL, every object and state kept', async () => {

@@ -225,6 +225,37 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       expect(await store.objects.setExpiry('01ZZZZZZZZZZZZZZZZZZZZZZZZ', later, live())).toBeNull();
     });
 
+    it('answers the next instant a live object expires, by time alone', async () => {
+      expect(await store.objects.nextExpiry(clock.now())).toBeNull();
+      const soon = await insert({ expiresAt: clock.now() + DAY });
+      await insert({ expiresAt: clock.now() + 3 * DAY });
+      const hidden = await insert({ expiresAt: clock.now() + DAY / 2 });
+      await store.objects.setHidden(hidden.id, true, live());
+      // A hidden object is not live: its expiry moves nothing.
+      expect(await store.objects.nextExpiry(clock.now())).toBe(soon.expiresAt);
+      expect(await store.objects.nextExpiry(soon.expiresAt)).toBe(clock.now() + 3 * DAY);
+      expect(await store.objects.nextExpiry(clock.now() + 3 * DAY)).toBeNull();
+    });
+
+    it('moves its change mark with every write, and only then', async () => {
+      const m0 = await store.changeMark();
+      expect(m0).not.toBeNull();
+      await store.objects.list({ live: live(), limit: 5 });
+      await store.objects.nextExpiry(clock.now());
+      expect(await store.changeMark()).toBe(m0);
+      const o = await insert();
+      const m1 = await store.changeMark();
+      expect(m1).not.toBe(m0);
+      await store.withTransaction(async (tx) => {
+        await tx.objects.setHidden(o.id, true, live());
+      });
+      expect(await store.changeMark()).not.toBe(m1);
+      const p = await insert();
+      const m3 = await store.changeMark();
+      expect(await store.votes.cast({ objectId: p.id, voterId: 'v1', kind: 'verify', note: null, evidenceUrl: null }, live())).not.toBeNull();
+      expect(await store.changeMark()).not.toBe(m3);
+    });
+
     it('reads several objects at once, in any state, leaving unknown ids out', async () => {
       const a = await insert();
       const b = await insert();

@@ -18,7 +18,7 @@ const RELISTEN_MS = 1000;
 export class PgChanges {
   #count = 0;
   #listening = false;
-  #started = false;
+  #started: Promise<void> | null = null;
   #closed = false;
   #retry: NodeJS.Timeout | undefined;
   #stop: (() => Promise<void>) | null = null;
@@ -47,12 +47,10 @@ export class PgChanges {
     };
   }
 
-  /** Moves with every write this process or (once heard) another instance makes; null while deaf. */
-  mark(root: PgRoot): number | null {
-    if (!this.#started) {
-      this.#started = true;
-      void this.#listen(root);
-    }
+  /** Moves with every write this process or (once heard) another instance makes; null while deaf. The first call waits for the listener. */
+  async mark(root: PgRoot): Promise<number | null> {
+    this.#started ??= this.#listen(root);
+    await this.#started;
     return this.#listening ? this.#count : null;
   }
 

@@ -1,0 +1,90 @@
+/**
+ * The read cache (service/read-cache.ts) behind GET /p/{id}, /p/{id}/replies, /findings and
+ * /requests: validators, and answers that stay exact through writes and through time alone.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTestBoard, type TestBoard } from '../helpers/board.js';
+
+const DAY = 86_400_000;
+let b: TestBoard;
+beforeEach(async () => {
+  b = await makeTestBoard({ ADMIN_TOKEN: 'sekret-token' });
+});
+afterEach(async () => b.dispose());
+
+const publish = async (path: string, body: object) => {
+  const r = await b.json('POST', path, { body });
+  expect(r.status).toBe(201);
+  return r.body.object;
+};
+
+describe('validators', () => {
+  it('answers an ETag and no-cache; If-None-Match naming it gets 304 without a body', async () => {
+    const o = await publish('/findings', { content: 'validated answer', topics: ['x'] });
+    const first = await b.call('GET', `/p/${o.id}`);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    const again = await b.call('GET', `/p/${o.id}`, { headers: { 'if-none-match': `W/${etag}, "other"` } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+    expect((await b.call('GET', `/p/${o.id}`, { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
+  });
+
+  it('a write changes the answer and its ETag at once', async () => {
+    const o = await publish('/findings', { content: 'about to be verified', topics: ['x'] });
+    const before = await b.call('GET', `/p/${o.id}`);
+    const list = await b.call('GET', '/findings');
+    expect((await b.json('POST', `/p/${o.id}/verify`, {})).status).toBe(200);
+    const after = await b.json('GET', `/p/${o.id}`);
+    expect(after.body.object.verification_count).toBe(1);
+    expect(after.res.headers.get('etag')).not.toBe(before.headers.get('etag'));
+    expect((await b.call('GET', '/findings', { headers: { 'if-none-match': list.headers.get('etag')! } })).status).toBe(200);
+    await publish(`/p/${o.id}/replies`, { content: 'a reply' });
+    expect((await b.json('GET', `/p/${o.id}`)).body.object.reply_count).toBe(1);
+    expect((await b.json('GET', `/p/${o.id}/replies`)).body.objects).toHaveLength(1);
+  });
+
+  it('hiding through the admin route drops the object from cached listings', async () => {
+    const o = await publish('/findings', { content: 'to be hidden', topics: ['x'] });
+    expect((await b.json('GET', '/findings')).body.objects).toHaveLength(1);
+    const hide = await b.json('POST', `/admin/p/${o.id}/hide`, { headers: { authorization: 'Bearer sekret-token' } });
+    expect(hide.status).toBe(200);
+    expect((await b.json('GET', '/findings')).body.objects).toHaveLength(0);
+    expect((await b.json('GET', `/p/${o.id}`)).body.object.state).toBe('hidden');
+  });
+});
+
+describe('time alone', () => {
+  it('an object shown becomes expiring, then expired, exactly when its times pass', async () => {
+    const o = await publish('/findings', { content: 'short lived', topics: ['x'], expires_in: 1000 });
+    const read = async () => (await b.json('GET', `/p/${o.id}`)).body.object;
+    expect(await read()).toMatchObject({ state: 'live', flags: ['anonymous'] });
+    await read();
+    // EXPIRING_FRACTION 0.1 of 1,000 s: expiring strictly after 900 s.
+    b.clock.advance(900_000);
+    expect((await read()).flags).toEqual(['anonymous']);
+    b.clock.advance(1);
+    expect((await read()).flags).toEqual(['anonymous', 'expiring']);
+    expect((await b.json('GET', '/findings')).body.objects).toHaveLength(1);
+    b.clock.advance(99_999);
+    expect((await read()).state).toBe('expired');
+    expect((await b.json('GET', '/findings')).body.objects).toHaveLength(0);
+  });
+
+  it("a reply's expiry moves its parent's reply count and the next page of a listing", async () => {
+    const parent = await publish('/findings', { content: 'long lived parent', topics: ['x'], expires_in: 30 * 86_400 });
+    await publish(`/p/${parent.id}/replies`, { content: 'short reply', expires_in: 60 });
+    const older = await publish('/findings', { content: 'older, short lived', topics: ['x'], expires_in: 60 });
+    const newest = await publish('/findings', { content: 'newest', topics: ['x'] });
+    const page = await b.json('GET', '/findings?limit=2');
+    expect(page.body.objects.map((x: any) => x.id)).toEqual([newest.id, older.id]);
+    expect((await b.json('GET', `/p/${parent.id}`)).body.object.reply_count).toBe(1);
+    b.clock.advance(60_000);
+    expect((await b.json('GET', `/p/${parent.id}`)).body.object.reply_count).toBe(0);
+    expect((await b.json('GET', '/findings?limit=2')).body.objects.map((x: any) => x.id)).toEqual([newest.id, parent.id]);
+    b.clock.advance(DAY);
+    expect((await b.json('GET', '/findings?limit=2')).body.objects).toHaveLength(2);
+  });
+});
