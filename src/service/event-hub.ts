@@ -137,6 +137,15 @@ export class EventHub {
   }
 
   async #drain(): Promise<void> {
+    if (this.#subs.size === 0) {
+      // Nobody is listening: move past what the log holds without reading its events and objects.
+      const { newest } = await this.o.store.events.bounds();
+      // One may have subscribed meanwhile, from the old cursor: then deliver as usual.
+      if (this.#subs.size === 0) {
+        this.#cursor = Math.max(this.#cursor, newest);
+        return;
+      }
+    }
     for (let read = await this.#read(this.#cursor); read.through !== null; read = await this.#read(this.#cursor)) {
       for (const d of read.deliveries) {
         for (const s of this.#subs) {
