@@ -33,19 +33,18 @@ const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-ac
 /** Paths exempt from rate limiting: health checks and scrapes come from infrastructure, not agents. */
 const UNLIMITED = new Set(['/health', '/metrics']);
 
-/** The request URL's origin (normalised by URL), parsed once for as long as requests name the same host. */
-let lastOrigin = { prefix: '', origin: '' };
-function originOf(url: string): string {
-  const end = url.indexOf('/', url.indexOf('//') + 2);
-  const prefix = end < 0 ? url : url.slice(0, end);
-  if (prefix !== lastOrigin.prefix) lastOrigin = { prefix, origin: new URL(url).origin };
-  return lastOrigin.origin;
-}
-
 export function createApp(services: AppServices): Hono<AppEnv> {
   const { config, kv, clock, log, metrics } = services;
   const app = new Hono<AppEnv>();
   const router = new Router(app);
+  // The request URL's origin (normalised by URL), parsed again only when requests name another host.
+  let lastOrigin = { prefix: '', origin: '' };
+  const originOf = (url: string): string => {
+    const end = url.indexOf('/', url.indexOf('//') + 2);
+    const prefix = end < 0 ? url : url.slice(0, end);
+    if (prefix !== lastOrigin.prefix) lastOrigin = { prefix, origin: new URL(url).origin };
+    return lastOrigin.origin;
+  };
   // The request line's fields are fixed and hold no secret: it skips the redaction scan (half its cost).
   const requestLog = log.child({}, { redact: { paths: [] } });
 

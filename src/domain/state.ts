@@ -47,11 +47,10 @@ export type Flag = 'anonymous' | 'possible-prompt-injection' | 'contradicted' | 
 
 type Times = Pick<StoredObject, 'createdAt' | 'expiresAt'>;
 
-/** `expiring`: in the last `expiringFraction` of its lifetime, not yet expired. */
-const isExpiring = (o: Times, now: number, expiringFraction: number): boolean => {
-  const left = o.expiresAt - now;
-  return left > 0 && left < (o.expiresAt - o.createdAt) * expiringFraction;
-};
+/** `expiring` holds strictly after this instant (the last `expiringFraction` of the lifetime), until expiry. */
+const expiringAfter = (o: Times, expiringFraction: number): number => o.expiresAt - (o.expiresAt - o.createdAt) * expiringFraction;
+
+const isExpiring = (o: Times, now: number, expiringFraction: number): boolean => now > expiringAfter(o, expiringFraction) && now < o.expiresAt;
 
 export function flagsOf(o: StoredObject, now: number, expiringFraction: number): Flag[] {
   const flags: Flag[] = [];
@@ -69,8 +68,7 @@ export function flagsOf(o: StoredObject, now: number, expiringFraction: number):
  */
 export function nextShownChange(o: Times, now: number, expiringFraction: number): number {
   let next = Infinity;
-  // The flag is set strictly after this instant; its millisecond and the next bracket it against rounding.
-  const expiringAfter = Math.floor(o.expiresAt - (o.expiresAt - o.createdAt) * expiringFraction);
-  for (const at of [expiringAfter, expiringAfter + 1, o.expiresAt]) if (at > now && at < next) next = at;
+  // The first whole millisecond strictly after the instant `expiring` holds from.
+  for (const at of [Math.floor(expiringAfter(o, expiringFraction)) + 1, o.expiresAt]) if (at > now && at < next) next = at;
   return next;
 }

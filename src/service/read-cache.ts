@@ -28,6 +28,8 @@ export interface ComputedAnswer {
 interface Entry extends CachedAnswer {
   mark: number | string;
   validUntil: number;
+  /** Its room: UTF-16 code units of the body. */
+  size: number;
 }
 
 export interface ReadCacheOptions {
@@ -44,14 +46,8 @@ export class ReadCache {
   #bytes = 0;
   /** The store-wide next expiry, as read under `mark`. */
   #expiry: { mark: number | string; at: number } | null = null;
-  #hits = 0;
-  #misses = 0;
 
   constructor(private readonly o: ReadCacheOptions) {}
-
-  get stats(): { entries: number; bytes: number; hits: number; misses: number } {
-    return { entries: this.#entries.size, bytes: this.#bytes, hits: this.#hits, misses: this.#misses };
-  }
 
   /** The answer under `key`: from the cache while it is exact, else computed (and kept). */
   async read(key: string, compute: () => Promise<ComputedAnswer>): Promise<CachedAnswer> {
@@ -67,16 +63,14 @@ export class ReadCache {
       // Least recently used order is the Map's insertion order.
       this.#entries.delete(key);
       this.#entries.set(key, hit);
-      this.#hits++;
       return hit;
     }
-    this.#misses++;
     const { body, shown } = await compute();
     const answer = { body, etag: etagOf(body) };
     if (mark === null) return answer;
     let validUntil = await this.#nextExpiry(mark, now);
     for (const o of shown) validUntil = Math.min(validUntil, nextShownChange(o, now, this.o.expiringFraction));
-    this.#store(key, { ...answer, mark, validUntil });
+    this.#store(key, { ...answer, mark, validUntil, size: body.length * 2 });
     return answer;
   }
 
@@ -90,20 +84,21 @@ export class ReadCache {
   }
 
   #store(key: string, entry: Entry): void {
-    const size = entry.body.length * 2;
     // One answer never takes more than an eighth of the room.
-    if (size > this.o.maxBytes / 8) return;
-    const old = this.#entries.get(key);
-    if (old) {
-      this.#entries.delete(key);
-      this.#bytes -= old.body.length * 2;
-    }
+    if (entry.size > this.o.maxBytes / 8) return;
+    this.#drop(key);
     this.#entries.set(key, entry);
-    this.#bytes += size;
-    for (const [k, e] of this.#entries) {
+    this.#bytes += entry.size;
+    for (const k of this.#entries.keys()) {
       if (this.#bytes <= this.o.maxBytes) break;
-      this.#entries.delete(k);
-      this.#bytes -= e.body.length * 2;
+      this.#drop(k);
     }
+  }
+
+  #drop(key: string): void {
+    const old = this.#entries.get(key);
+    if (!old) return;
+    this.#entries.delete(key);
+    this.#bytes -= old.size;
   }
 }

@@ -18,10 +18,8 @@ const RELISTEN_MS = 1000;
 export class PgChanges {
   #count = 0;
   #listening = false;
-  #started: Promise<void> | null = null;
+  #listener: Promise<{ stop(): Promise<void> }> | null = null;
   #closed = false;
-  #retry: NodeJS.Timeout | undefined;
-  #stop: (() => Promise<void>) | null = null;
 
   /** `root`, with every write through it counted once it completes (a transaction's when it ends). */
   counting(root: PgRoot): PgRoot {
@@ -40,8 +38,7 @@ export class PgChanges {
       listen: (channel, onPayload, onLost) => root.listen(channel, onPayload, onLost),
       close: async () => {
         this.#closed = true;
-        clearTimeout(this.#retry);
-        await this.#stop?.();
+        await (await this.#listener)?.stop();
         await root.close();
       },
     };
@@ -49,32 +46,55 @@ export class PgChanges {
 
   /** Moves with every write this process or (once heard) another instance makes; null while deaf. The first call waits for the listener. */
   async mark(root: PgRoot): Promise<number | null> {
-    this.#started ??= this.#listen(root);
-    await this.#started;
+    if (this.#closed) return null;
+    this.#listener ??= listenToChanges(root, {
+      onPayload: () => void this.#count++,
+      onListening: (listening) => {
+        // What others wrote while this process was not listening is unknown: a new mark either way.
+        this.#count++;
+        this.#listening = listening;
+      },
+    });
+    await this.#listener;
     return this.#listening ? this.#count : null;
   }
+}
 
-  async #listen(root: PgRoot): Promise<void> {
-    if (this.#closed) return;
+/**
+ * Listens on the changes channel for as long as it is not stopped: a lost connection is
+ * listened on again after RELISTEN_MS, and `onListening` hears each change of state.
+ */
+export async function listenToChanges(
+  root: PgRoot,
+  on: { onPayload: () => void; onListening?: (listening: boolean) => void },
+): Promise<{ stop(): Promise<void> }> {
+  let current: { stop(): Promise<void> } | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const again = () => {
+    if (!stopped) retry = setTimeout(() => void start(), RELISTEN_MS);
+  };
+  const start = async (): Promise<void> => {
     try {
-      const sub = await root.listen(
-        CHANGES_CHANNEL,
-        () => void this.#count++,
-        () => {
-          this.#listening = false;
-          this.#count++;
-          if (!this.#closed) this.#retry = setTimeout(() => void this.#listen(root), RELISTEN_MS);
-        },
-      );
-      this.#stop = () => sub.stop();
-      if (this.#closed) return void (await sub.stop());
-      // What others wrote while this process was not listening is unknown: start from a new mark.
-      this.#count++;
-      this.#listening = true;
+      current = await root.listen(CHANGES_CHANNEL, on.onPayload, () => {
+        current = null;
+        on.onListening?.(false);
+        again();
+      });
+      if (stopped) return void (await current.stop());
+      on.onListening?.(true);
     } catch {
-      if (!this.#closed) this.#retry = setTimeout(() => void this.#listen(root), RELISTEN_MS);
+      again();
     }
-  }
+  };
+  await start();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      await current?.stop();
+    },
+  };
 }
 
 async function afterWrite<T>(text: string, run: () => Promise<T>, wrote: () => void): Promise<T> {

@@ -10,9 +10,7 @@ import { PRUNED_THROUGH, toBoardEvent, type EventColumns } from '../event-rows.j
 import { all, limitSql, one, run } from './pg-rows.js';
 import type { PgRoot, PgSession } from './pg-session.js';
 
-import { CHANGES_CHANNEL, NOTIFY_CHANGED } from './pg-changes.js';
-/** Listening again after the connection was lost; the hub's poll covers the gap. */
-const RELISTEN_MS = 1000;
+import { listenToChanges, NOTIFY_CHANGED } from './pg-changes.js';
 
 interface EventRow extends EventColumns {
   topics: string[];
@@ -64,28 +62,8 @@ export class PgEvents implements EventLog {
   }
 
   async listen(onAppend: () => void): Promise<{ stop(): Promise<void> }> {
-    const root = this.root;
-    if (!root) throw new Error('a transaction cannot listen');
-    let current: { stop(): Promise<void> } | null = null;
-    let stopped = false;
-    let retry: NodeJS.Timeout | undefined;
-    const start = async (): Promise<void> => {
-      try {
-        current = await root.listen(CHANGES_CHANNEL, onAppend, () => {
-          current = null;
-          if (!stopped) retry = setTimeout(() => void start(), RELISTEN_MS);
-        });
-      } catch {
-        if (!stopped) retry = setTimeout(() => void start(), RELISTEN_MS);
-      }
-    };
-    await start();
-    return {
-      async stop() {
-        stopped = true;
-        clearTimeout(retry);
-        await current?.stop();
-      },
-    };
+    if (!this.root) throw new Error('a transaction cannot listen');
+    // The hub's poll covers what a lost connection missed.
+    return listenToChanges(this.root, { onPayload: onAppend });
   }
 }
