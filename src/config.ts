@@ -34,6 +34,8 @@ const EnvSchema = z.object({
     .default('sqlite:./data/board.db'),
   /** How long a write waits for another process's write lock before answering 503. */
   SQLITE_BUSY_TIMEOUT_MS: int(0).default(5000),
+  /** Most write transactions SQLite commits together (group commit); 1 commits each alone. */
+  SQLITE_GROUP_COMMIT_MAX: int(1).default(64),
   /** PostgreSQL connections each process opens at most. */
   DATABASE_POOL_SIZE: int(1, 1000).default(10),
   /** How long a PostgreSQL query waits for a connection before failing (503). */
@@ -169,7 +171,7 @@ export interface Config {
   host: string;
   baseUrl: string | undefined;
   database:
-    | { kind: 'sqlite'; path: string; busyTimeoutMs: number }
+    | { kind: 'sqlite'; path: string; busyTimeoutMs: number; groupCommitMax: number }
     | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutMs: number; vectorIndex: 'auto' | 'memory' };
   redisUrl: string | undefined;
   redisPrefix: string;
@@ -261,7 +263,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const e = parsed.data;
   const database = e.DATABASE_URL.startsWith('sqlite:')
-    ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('sqlite:'.length) || ':memory:', busyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS } as const)
+    ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('sqlite:'.length) || ':memory:', busyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS, groupCommitMax: e.SQLITE_GROUP_COMMIT_MAX } as const)
     : ({ kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, vectorIndex: e.VECTOR_INDEX } as const);
   const config: Config = {
     port: e.PORT,

@@ -17,7 +17,7 @@ import type { SearchIndex } from '../../ports/search-index.js';
 import type { Store, StoreCapabilities, StoreTx } from '../../ports/store.js';
 import type { VoteStore } from '../../ports/vote-store.js';
 import { guard } from './busy.js';
-import { runInTransaction, WriteGate } from './write-gate.js';
+import { GroupCommit, WriteGate } from './write-gate.js';
 import { migrations } from './migrations.js';
 import { SqliteEmbedQueue } from './sqlite-embed-queue.js';
 import { SqliteEvents } from './sqlite-events.js';
@@ -42,6 +42,7 @@ export class SqliteStore implements Store {
   readonly #events: SqliteEvents;
   readonly #db: Database.Database;
   readonly #gate = new WriteGate();
+  readonly #commits: GroupCommit;
   /** Prepared statements by SQL text: preparing costs more than running these short queries. */
   readonly #statements = new Map<string, Database.Statement>();
   #dataVersion = { at: -Infinity, value: 0 };
@@ -51,7 +52,7 @@ export class SqliteStore implements Store {
    * `:memory:`. The instance returned, and each half, waits at the write gate and maps
    * busy-database errors to `unavailable` (busy.ts).
    */
-  constructor(path: string, opts: { busyTimeoutMs?: number } = {}) {
+  constructor(path: string, opts: { busyTimeoutMs?: number; groupCommitMax?: number } = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.#db = new Database(path);
     // busy_timeout first, so the pragmas below already wait instead of failing on a busy file.
@@ -76,6 +77,7 @@ export class SqliteStore implements Store {
     this.registry = guard(new SqliteRegistry(this.#db, sql), gate);
     this.identity = guard(new SqliteIdentity(sql), gate);
     this.#events = new SqliteEvents(this.#db, sql);
+    this.#commits = new GroupCommit(this.#db, gate, Math.max(1, Math.trunc(opts.groupCommitMax ?? 64)), (ok) => this.#events.committed(ok));
     this.events = guard(this.#events, gate);
     // A constructor may return another object: callers get the guarded instance.
     return guard(this, gate);
@@ -113,17 +115,11 @@ export class SqliteStore implements Store {
   /**
    * BEGIN IMMEDIATE takes the file's write lock at once, so the transaction is serializable
    * against other processes; the gate keeps this process's other requests out until it ends.
-   * The halves' own transactions become savepoints inside it.
+   * Concurrent calls share one BEGIN … COMMIT, each in its own savepoint (GroupCommit); the
+   * halves' own transactions become savepoints inside it.
    */
   async withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
-    let ok = false;
-    try {
-      const result = await runInTransaction(this.#db, this.#gate, () => fn({ objects: this.objects, votes: this.votes, identity: this.identity, events: this.events }));
-      ok = true;
-      return result;
-    } finally {
-      this.#events.committed(ok);
-    }
+    return this.#commits.run(() => fn({ objects: this.objects, votes: this.votes, identity: this.identity, events: this.events }));
   }
 
   /**
