@@ -2,15 +2,20 @@
  * Reads a JSON request body safely: checks the media type, counts bytes on the stream itself
  * (never trusting Content-Length) and stops at the limit, then decodes strict UTF-8 and parses.
  */
+import type { IncomingMessage } from 'node:http';
 import { DomainError } from '../domain/errors.js';
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
-/** The raw body, counted on the stream and refused past `maxBytes` (Content-Length is not trusted). */
-export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uint8Array> {
+/**
+ * The raw body, counted on the stream and refused past `maxBytes` (Content-Length is not
+ * trusted). Under node:http it is read from the Node stream itself (`incoming`): turning it into
+ * a web ReadableStream first cost a tenth of a publish.
+ */
+export async function readBodyBytes(req: Request, maxBytes: number, incoming?: IncomingMessage): Promise<Uint8Array> {
   const declared = Number(req.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  return readCapped(req, maxBytes);
+  return incoming && !incoming.readableDidRead ? readIncoming(incoming, maxBytes) : readCapped(req, maxBytes);
 }
 
 /** Parses body bytes already read (a signed request's body is read once, for its digest). */
@@ -35,6 +40,28 @@ export function parseJsonBody(bytes: Uint8Array, contentType: string | null, opt
 }
 
 const tooLarge = (max: number) => new DomainError('payload-too-large', `The body is over ${max} bytes.`);
+
+function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const settle = (err: unknown, body?: Uint8Array) => {
+      incoming.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
+      if (body) resolve(body);
+      else reject(err);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total <= maxBytes) return void chunks.push(chunk);
+      settle(tooLarge(maxBytes));
+      // Discards the rest as node:http does with an unread body, so the 413 can still be sent.
+      incoming.resume();
+    };
+    const onEnd = () => settle(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+    const onClose = () => settle(new Error('The client closed the connection before the body ended.'));
+    incoming.on('data', onData).on('end', onEnd).on('error', settle).on('close', onClose);
+  });
+}
 
 async function readCapped(req: Request, maxBytes: number): Promise<Uint8Array> {
   if (!req.body) return new Uint8Array(0);

@@ -15,6 +15,7 @@ import { verifySignedRequest, type KeySource, type VerifiedSignature } from '../
 import type { Kv } from '../../ports/kv.js';
 import type { IdentityStore } from '../../ports/identity-store.js';
 import { readBodyBytes } from '../body.js';
+import { nodeIncoming } from '../client.js';
 import type { AppEnv } from '../env.js';
 
 export interface SignatureDeps {
@@ -67,7 +68,7 @@ export function signatures(deps: SignatureDeps): MiddlewareHandler<AppEnv> {
     if (!c.req.raw.headers.has('signature') && !c.req.raw.headers.has('signature-input')) return next();
     const headers: Record<string, string> = {};
     c.req.raw.headers.forEach((value, name) => (headers[name] = value));
-    const body = await readBodyBytes(c.req.raw, config.maxBodyBytes);
+    const body = await readBodyBytes(c.req.raw, config.maxBodyBytes, nodeIncoming(c));
     c.set('rawBody', body);
     const url = new URL(c.req.url);
     const offered = offeredKey(url.pathname, c.req.method, body);

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { AppServices } from '../services.js';
 import type { Actor, StoredObject } from '../../domain/model.js';
-import { anonymousVoterId, clientAddress } from '../client.js';
+import { anonymousVoterId, clientAddress, nodeIncoming } from '../client.js';
 import { presentObject } from '../../service/present.js';
 import { parseOrThrow } from '../../schemas/parse.js';
 import { Problem } from '../../schemas/resources.js';
@@ -57,7 +57,7 @@ export function actorOf(c: Ctx, s: AppServices): Actor {
 
 /** The JSON body: the bytes the signature middleware read, else read now (capped). */
 export async function jsonBody(c: Ctx, s: AppServices, opts: { optional?: boolean } = {}): Promise<unknown> {
-  const bytes = c.get('rawBody') ?? (await readBodyBytes(c.req.raw, s.config.maxBodyBytes));
+  const bytes = c.get('rawBody') ?? (await readBodyBytes(c.req.raw, s.config.maxBodyBytes, nodeIncoming(c)));
   return parseJsonBody(bytes, c.req.header('content-type') ?? null, opts);
 }
 
