@@ -9,7 +9,7 @@ import { liveUntil, standingStamp } from '../../domain/state.js';
 import { STANDING_COLUMNS, standingFacts, type StandingColumns } from '../object-columns.js';
 import { BulkRowError, type BulkObject, type ListQuery, type NewObject, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
 import { runInTransaction, type WriteGate } from './write-gate.js';
-import { getObjectRow, inList, insertRow, limitSql, liveParams, liveSql, SELECT_OBJECT, toObject, writeFacts, type ObjectRow, type Sql } from './sqlite-rows.js';
+import { getObjectRow, inList, inWriteTransaction, insertRow, limitSql, liveParams, liveSql, SELECT_OBJECT, toObject, writeFacts, type ObjectRow, type Sql } from './sqlite-rows.js';
 
 /** Rows re-derived per write transaction when the standing rule changes. */
 const RESTATE_BATCH = 5000;
@@ -22,16 +22,13 @@ export class SqliteObjects implements ObjectStore {
   ) {}
 
   async insert(o: NewObject, live: LiveCriteria): Promise<{ object: StoredObject; created: boolean }> {
-    const db = this.db;
-    return db
-      .transaction(() => {
-        const existing = this.sql(`SELECT o.id FROM objects o WHERE o.dedupe_key = @key AND ${liveSql('o')} ORDER BY o.id LIMIT 1`)
-          .get({ key: o.dedupeKey, ...liveParams(live) }) as { id: string } | undefined;
-        if (existing) return { object: getObjectRow(this.sql, existing.id, live)!, created: false };
-        insertRow(this.sql, o, live.disputeMinContradictions);
-        return { object: getObjectRow(this.sql, o.id, live)!, created: true };
-      })
-      .immediate();
+    return inWriteTransaction(this.db, () => {
+      const existing = this.sql(`SELECT o.id FROM objects o WHERE o.dedupe_key = @key AND ${liveSql('o')} ORDER BY o.id LIMIT 1`)
+        .get({ key: o.dedupeKey, ...liveParams(live) }) as { id: string } | undefined;
+      if (existing) return { object: getObjectRow(this.sql, existing.id, live)!, created: false };
+      insertRow(this.sql, o, live.disputeMinContradictions);
+      return { object: getObjectRow(this.sql, o.id, live)!, created: true };
+    });
   }
 
   async get(id: string, live: LiveCriteria): Promise<StoredObject | null> {
@@ -85,7 +82,7 @@ export class SqliteObjects implements ObjectStore {
   }
 
   #update(id: string, set: string, params: Record<string, unknown>, live: LiveCriteria): StoredObject | null {
-    const found = this.db.transaction(() => writeFacts(this.sql, id, set, params, live.disputeMinContradictions)).immediate();
+    const found = inWriteTransaction(this.db, () => writeFacts(this.sql, id, set, params, live.disputeMinContradictions));
     return found ? getObjectRow(this.sql, id, live) : null;
   }
 

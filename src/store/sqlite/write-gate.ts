@@ -48,22 +48,19 @@ interface Job {
   reject: (err: unknown) => void;
 }
 
-interface Done {
-  job: Job;
-  value: unknown;
-}
-
 /**
  * Group commit: the transactions asked for in one turn of the event loop, or while another
- * batch held the connection, run one after another in a single BEGIN IMMEDIATE … COMMIT, each
- * inside its own savepoint. One commit then writes the WAL frames (and the two full-text
- * indexes' new segments) for the whole batch instead of once per publish.
+ * batch held the connection, run one after another in a single BEGIN IMMEDIATE … COMMIT. One
+ * commit then writes the WAL frames, and the full-text indexes their new segment, for the whole
+ * batch instead of once per publish. No savepoint separates the jobs: FTS5 flushes a segment at
+ * every savepoint, which would undo half the gain.
  *
- * Each caller sees what it would alone: its writes land or roll back with its savepoint, it
- * reads what the jobs before it wrote, as serial transactions would, and its promise settles
- * only after COMMIT returned, so an acknowledged write is as durable as with one transaction
- * each. A failure that ends the whole transaction (SQLite rolls back by itself on a full disk,
- * say) rejects the jobs already run with that error; the ones not yet run go to the next batch.
+ * Each caller sees what it would alone. A job reads what the jobs before it wrote, as serial
+ * transactions would, and its promise settles only after COMMIT returned, so an acknowledged
+ * write is as durable as with one transaction each. When a job throws, the batch rolls back:
+ * that job is refused with its error (it failed after the same jobs a serial order would have
+ * run before it), and the others run again, in order, in the next batch; the Store contract
+ * allows running a transaction's function again. Each attempt settles at least one job.
  */
 export class GroupCommit {
   #queue: Job[] = [];
@@ -96,35 +93,36 @@ export class GroupCommit {
   async #batch(): Promise<void> {
     this.#scheduled = false;
     const jobs = this.#queue.splice(0, this.maxBatch);
-    this.#schedule();
-    const done: Done[] = [];
+    const values: unknown[] = [];
     let committed = false;
     try {
       this.db.exec('BEGIN IMMEDIATE');
-      for (let i = 0; i < jobs.length; i++) {
-        const job = jobs[i]!;
+    } catch (err) {
+      for (const job of jobs) job.reject(err);
+      this.#schedule();
+      return;
+    }
+    try {
+      for (const job of jobs) {
         try {
-          done.push({ job, value: await this.#savepoint(job.fn) });
+          values.push(await job.fn());
         } catch (err) {
-          if (this.db.inTransaction) {
-            job.reject(err);
-            continue;
-          }
-          this.#queue.unshift(...jobs.slice(i + 1));
-          this.#schedule();
-          throw err;
+          job.reject(err);
+          this.#queue.unshift(...jobs.filter((j) => j !== job));
+          return;
         }
       }
       this.db.exec('COMMIT');
       committed = true;
     } catch (err) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      // Settling twice is a no-op: this rejects the jobs run (rolled back with the batch) and the failed one.
-      for (const job of jobs) if (!this.#queue.includes(job)) job.reject(err);
+      // COMMIT failed: nothing of the batch landed.
+      for (const job of jobs) job.reject(err);
     } finally {
+      if (!committed && this.db.inTransaction) this.db.exec('ROLLBACK');
       this.ended(committed);
+      this.#schedule();
     }
-    if (committed) for (const d of done) d.job.resolve(d.value);
+    if (committed) jobs.forEach((job, i) => job.resolve(values[i]));
   }
 
   async #savepoint<T>(fn: () => Promise<T>): Promise<T> {
