@@ -9,6 +9,7 @@ import type { AppServices } from './http/services.js';
 import { ConfigError, type Config } from './config.js';
 import { Board } from './service/board.js';
 import { ReadCache } from './service/read-cache.js';
+import { cachedTopicCounts } from './service/topic-counts.js';
 import { EventHub } from './service/event-hub.js';
 import { systemClock } from './clock.js';
 import type { Clock, Ids } from './ports/clock.js';
@@ -140,7 +141,16 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
   const board = new Board({ store, clock, ids, limits: config.limits });
   const embedder = overrides.embedder !== undefined ? overrides.embedder : openEmbedder(config);
   const metrics = new BoardMetrics(store);
-  const searcher = new Searcher({ store, clock, limits: config.limits, log, embedder, semanticBudgetMs: config.embeddings.semanticBudgetMs });
+  const readCache = new ReadCache({ store, now: () => clock.now(), maxBytes: config.readCacheBytes, expiringFraction: config.limits.expiringFraction });
+  const searcher = new Searcher({
+    store,
+    clock,
+    limits: config.limits,
+    log,
+    embedder,
+    semanticBudgetMs: config.embeddings.semanticBudgetMs,
+    topicCounts: cachedTopicCounts(readCache, store.objects),
+  });
   const semantic = searcher.semanticStatus();
   if (!semantic.available) log.warn({ reason: semantic.reason }, 'semantic search unavailable; search answers lexically');
   const worker =
@@ -167,7 +177,6 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
     retainMin: config.events.retainMin,
     now: () => clock.now(),
   });
-  const readCache = new ReadCache({ store, now: () => clock.now(), maxBytes: config.readCacheBytes, expiringFraction: config.limits.expiringFraction });
   const services: AppServices = { config, store, kv, board, searcher, clock, log, voterSecret, metrics, events, readCache };
   const registry = registryDeps(config, store, clock, log, metrics);
   const registryRunner = registry ? new RegistryRunner({ kv, clock, log, ...registry, syncIntervalMs: config.registry.syncIntervalSeconds * 1000 }) : null;

@@ -13,6 +13,7 @@ import type { Embedder } from '../ports/embedder.js';
 import type { TopicCount } from '../ports/object-store.js';
 import type { LexicalHit, LexicalQuery } from '../ports/search-index.js';
 import type { Store } from '../ports/store.js';
+import type { TopicCounter } from '../service/topic-counts.js';
 import { finalScore, fuse, legFloor, spread, type MatchTier } from './ranking.js';
 import { matchTier, queryTerms, snippet } from './text-match.js';
 
@@ -49,6 +50,8 @@ export interface SearchDeps {
   embedder: Embedder | null;
   /** How long the query embedding may take before the answer goes out lexically. */
   semanticBudgetMs: number;
+  /** Live counts of topics (the store's, or cached ones). */
+  topicCounts: TopicCounter;
 }
 
 interface Candidate {
@@ -203,7 +206,7 @@ export class Searcher {
   /** Topics carried by the results (besides the filter), with their live counts, highest first. */
   async #relatedFromHits(live: LiveCriteria, hits: SearchHit[], exclude: readonly string[]): Promise<TopicCount[]> {
     const slugs = [...new Set(hits.flatMap((h) => h.object.topics))].filter((s) => !exclude.includes(s));
-    const counts = await this.deps.store.objects.topicCounts(live, slugs);
+    const counts = await this.deps.topicCounts(live, slugs);
     return counts.slice(0, this.deps.limits.relatedTopicsMax);
   }
 
@@ -218,7 +221,7 @@ export class Searcher {
     const near = await this.deps.store.search.semantic({ live, vector, model: this.deps.embedder!.model, limit: 10 });
     const seen = new Set(byName.map((t) => t.slug));
     const slugs = [...new Set(near.flatMap((h) => h.object.topics))].filter((s) => !seen.has(s));
-    const counts = await this.deps.store.objects.topicCounts(live, slugs);
+    const counts = await this.deps.topicCounts(live, slugs);
     return [...byName, ...counts].slice(0, max);
   }
 }

@@ -88,3 +88,26 @@ describe('time alone', () => {
     expect((await b.json('GET', '/findings?limit=2')).body.objects).toHaveLength(2);
   });
 });
+
+describe("search's topic counts (cached per topic)", () => {
+  const related = async () => {
+    const r = await b.json('GET', '/search?q=cache&mode=lexical');
+    expect(r.status).toBe(200);
+    return Object.fromEntries(r.body.related_topics.map((t: { slug: string; count: number }) => [t.slug, t.count]));
+  };
+
+  it('move with a publish, a hide and an expiry, as the topics listing counts them', async () => {
+    await publish('/findings', { content: 'cache warmed at start', topics: ['warm', 'shared'] });
+    const brief = await publish('/findings', { content: 'another cache note', topics: ['shared'], expires_in: 60 });
+    expect(await related()).toEqual({ warm: 1, shared: 2 });
+    expect(await related()).toEqual({ warm: 1, shared: 2 });
+    const third = await publish('/findings', { content: 'unrelated words only', topics: ['shared'] });
+    expect(await related()).toEqual({ warm: 1, shared: 3 });
+    expect((await b.json('POST', `/admin/p/${third.id}/hide`, { headers: { authorization: 'Bearer sekret-token' } })).status).toBe(200);
+    expect(await related()).toEqual({ warm: 1, shared: 2 });
+    b.clock.advance(60_000);
+    expect(await related()).toEqual({ warm: 1, shared: 1 });
+    expect((await b.json('GET', `/p/${brief.id}`)).body.object.state).toBe('expired');
+    expect((await b.json('GET', '/topics/shared')).body.topic).toMatchObject({ slug: 'shared', count: 1 });
+  });
+});

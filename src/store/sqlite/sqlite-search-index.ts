@@ -21,16 +21,19 @@ export class SqliteSearchIndex implements SearchIndex {
     };
     const where = [`${fts} MATCH ${q.allTerms ? '@all' : '@any'}`, liveSql('o')];
     addFilters(q, where, params);
-    // bm25 is lower-is-better; the column weights rank title over topics over content. The
-    // AND and phrase matches are evaluated once each, as sets, for the candidates only.
+    // The AND and phrase matches are evaluated once each, as sets, for the candidates only; not
+    // at all where the answer is known: an AND query's hits hold every term, and with one term
+    // holding it is the phrase. (Each set costs more than the rest of the query.)
+    const single = tokens.length === 1;
+    const allTerms = q.allTerms || single ? '1' : `hits.seq IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @all)`;
+    const phrase = single ? '1' : `hits.seq IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @phrase)`;
+    // bm25 is lower-is-better; the column weights rank title over topics over content.
     const rows = this.sql(
       `WITH hits AS (
          SELECT o.seq, bm25(${fts}, 4.0, 2.0, 1.0) AS score
          FROM ${fts} JOIN objects o ON o.seq = ${fts}.rowid
          WHERE ${where.join(' AND ')} ORDER BY score ${limitSql(q.limit)})
-       SELECT ${SELECT_OBJECT}, -hits.score AS relevance,
-         hits.seq IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @all) AS all_terms,
-         hits.seq IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @phrase) AS phrase
+       SELECT ${SELECT_OBJECT}, -hits.score AS relevance, ${allTerms} AS all_terms, ${phrase} AS phrase
        FROM hits JOIN objects o ON o.seq = hits.seq ORDER BY hits.score`,
     ).all(params) as (ObjectRow & { relevance: number; all_terms: number; phrase: number })[];
     return rows.map((r) => ({ object: toObject(r), relevance: r.relevance, allTerms: r.all_terms === 1, phrase: r.phrase === 1 }));
