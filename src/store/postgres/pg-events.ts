@@ -24,15 +24,14 @@ export class PgEvents implements EventLog {
   ) {}
 
   async append(e: NewEvent): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('agentboard-events:' || current_schema(), 0))`);
-      await run(
-        tx,
-        `WITH e AS (INSERT INTO events (kind, object_id, type, topics, thread_id, at) VALUES (@kind, @objectId, @type, @topics, @threadId, @at))
-         SELECT ${NOTIFY_CHANGED}`,
-        { ...e, topics: e.topics },
-      );
-    });
+    // One statement: the lock is taken (the CTE is read) before the row, and its seq, is made.
+    await run(
+      this.db,
+      `WITH l AS (SELECT pg_advisory_xact_lock(hashtextextended('agentboard-events:' || current_schema(), 0))),
+       e AS (INSERT INTO events (kind, object_id, type, topics, thread_id, at) SELECT @kind, @objectId, @type, @topics, @threadId, @at FROM l)
+       SELECT ${NOTIFY_CHANGED}`,
+      { ...e, topics: e.topics },
+    );
   }
 
   async after(seq: number, limit: number): Promise<BoardEvent[]> {

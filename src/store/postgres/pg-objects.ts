@@ -25,8 +25,7 @@ export class PgObjects implements ObjectStore {
         ...liveParams(live),
       });
       if (existing) return { object: (await getObjectRow(tx, existing.id, live))!, created: false };
-      await insertRow(tx, o, live.disputeMinContradictions, Date.now());
-      return { object: (await getObjectRow(tx, o.id, live))!, created: true };
+      return { object: await insertRow(tx, o, live, Date.now()), created: true };
     });
   }
 
@@ -177,7 +176,7 @@ export class PgObjects implements ObjectStore {
           const parentIsRoot = row.parentId === null ? undefined : known.get(row.parentId);
           const problem = importRowProblem(row, { idTaken: known.has(row.id), parent: parentIsRoot === undefined ? null : { isRoot: parentIsRoot } });
           if (problem) throw new BulkRowError(row, problem);
-          await insertRow(tx, row, live.disputeMinContradictions, Date.now());
+          await insertRow(tx, row, live, Date.now());
           known.set(row.id, row.parentId === null);
           n++;
         }

@@ -96,24 +96,31 @@ export async function writeFacts(db: PgSession, id: string, set: string, params:
 }
 
 /** Inserts one object, its topic rows and its embedding job; the caller holds the transaction. */
-export async function insertRow(db: PgSession, o: NewObject & { hidden?: boolean; withdrawn?: boolean }, minContradictions: number, enqueuedAt: number): Promise<void> {
-  const p = { ...objectParams(o, minContradictions), topics: o.topics, injection: o.injectionSuspected, enqueuedAt };
-  await run(
+/**
+ * Inserts an object with its topic rows and embedding job, and answers it as stored, in one
+ * statement: each round trip to the server costs more than the statement itself. The new
+ * object has no replies yet, which the reply count read here (not seeing the new row) agrees with.
+ */
+export async function insertRow(db: PgSession, o: NewObject & { hidden?: boolean; withdrawn?: boolean }, live: LiveCriteria, enqueuedAt: number): Promise<StoredObject> {
+  const p = { ...objectParams(o, live.disputeMinContradictions), topics: o.topics, injection: o.injectionSuspected, enqueuedAt, ...liveParams(live) };
+  const row = await one<ObjectRow>(
     db,
-    `WITH inserted AS (
+    `WITH o AS (
        INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
          author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
          hidden, withdrawn, injection, dedupe_key, live_until)
        VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
          @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
          @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil)
-       RETURNING seq),
+       RETURNING *),
      topics AS (
        INSERT INTO object_topics (topic, object_id, live_until)
-       SELECT DISTINCT t, @id, @liveUntil FROM unnest(@topics::text[]) AS t)
-     INSERT INTO embed_queue (seq, enqueued_at) SELECT seq, @enqueuedAt FROM inserted`,
+       SELECT DISTINCT t, @id, @liveUntil FROM unnest(@topics::text[]) AS t),
+     queued AS (INSERT INTO embed_queue (seq, enqueued_at) SELECT seq, @enqueuedAt FROM o)
+     SELECT ${SELECT_OBJECT} FROM o`,
     p,
   );
+  return toObject(row!);
 }
 
 /** Adds the type and topic filters shared by both search legs. */
