@@ -49,11 +49,6 @@ export class ReadCache {
 
   constructor(private readonly o: ReadCacheOptions) {}
 
-  /** False with no room (READ_CACHE_BYTES=0): every read computes. */
-  get enabled(): boolean {
-    return this.o.maxBytes > 0;
-  }
-
   /** The answer under `key`: from the cache while it is exact, else computed (and kept). */
   async read(key: string, compute: () => Promise<ComputedAnswer>): Promise<CachedAnswer> {
     if (this.o.maxBytes <= 0) {

@@ -89,7 +89,7 @@ describe('time alone', () => {
   });
 });
 
-describe("search's topic counts (cached per topic)", () => {
+describe("search's topic counts (cached by the set of topics)", () => {
   const related = async () => {
     const r = await b.json('GET', '/search?q=cache&mode=lexical');
     expect(r.status).toBe(200);

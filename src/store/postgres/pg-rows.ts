@@ -95,10 +95,9 @@ export async function writeFacts(db: PgSession, id: string, set: string, params:
   return true;
 }
 
-/** Inserts one object, its topic rows and its embedding job; the caller holds the transaction. */
 /**
- * Inserts an object with its topic rows and embedding job, and answers it as stored, in one
- * statement: each round trip to the server costs more than the statement itself. The new
+ * Inserts an object with its topic rows and embedding job (the caller holds the transaction),
+ * and answers it as stored, in one statement: each round trip to the server costs more than the statement itself. The new
  * object has no replies yet, which the reply count read here (not seeing the new row) agrees with.
  */
 export async function insertRow(db: PgSession, o: NewObject & { hidden?: boolean; withdrawn?: boolean }, live: LiveCriteria, enqueuedAt: number): Promise<StoredObject> {

@@ -51,11 +51,6 @@ export function getObjectRow(sql: Sql, id: string, live: LiveCriteria): StoredOb
 }
 
 /**
- * Every write to an object's facts goes through here: `set` is applied, and the standing the
- * domain derives from the facts it leaves is stored on the object and on its topic rows (which
- * carry it so topic counts read one index), only when it moved. False when there is no such object.
- */
-/**
  * Runs `fn` as a write transaction of its own, or as part of the one already open (a group
  * commit's batch, which rolls back whole when a job throws): a savepoint there would make both
  * full-text indexes flush a segment per object.
@@ -64,6 +59,11 @@ export function inWriteTransaction<T>(db: Database.Database, fn: () => T): T {
   return db.inTransaction ? fn() : db.transaction(fn).immediate();
 }
 
+/**
+ * Every write to an object's facts goes through here: `set` is applied, and the standing the
+ * domain derives from the facts it leaves is stored on the object and on its topic rows (which
+ * carry it so topic counts read one index), only when it moved. False when there is no such object.
+ */
 export function writeFacts(sql: Sql, id: string, set: string, params: Record<string, unknown>, minContradictions: number): boolean {
   const row = sql(`UPDATE objects SET ${set} WHERE id = @id RETURNING live_until, ${STANDING_COLUMNS}`).get({ ...params, id }) as
     | (StandingColumns<number> & { live_until: number })

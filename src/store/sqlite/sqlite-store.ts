@@ -115,8 +115,8 @@ export class SqliteStore implements Store {
   /**
    * BEGIN IMMEDIATE takes the file's write lock at once, so the transaction is serializable
    * against other processes; the gate keeps this process's other requests out until it ends.
-   * Concurrent calls share one BEGIN … COMMIT, each in its own savepoint (GroupCommit); the
-   * halves' own transactions become savepoints inside it.
+   * Concurrent calls share one BEGIN … COMMIT (GroupCommit), which the halves' own write
+   * transactions join.
    */
   async withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
     return this.#commits.run(() => fn({ objects: this.objects, votes: this.votes, identity: this.identity, events: this.events }));

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { LiveCriteria, VoteKind } from '../../domain/model.js';
 import { voteEffect } from '../../domain/votes.js';
 import type { VoteInput, VoteOutcome, VoteStore } from '../../ports/vote-store.js';
-import { getObjectRow, limitSql, writeFacts, type Sql } from './sqlite-rows.js';
+import { getObjectRow, inWriteTransaction, limitSql, writeFacts, type Sql } from './sqlite-rows.js';
 
 export class SqliteVotes implements VoteStore {
   constructor(
@@ -12,34 +12,31 @@ export class SqliteVotes implements VoteStore {
   ) {}
 
   async cast(v: VoteInput, live: LiveCriteria): Promise<VoteOutcome | null> {
-    const db = this.db;
-    return db
-      .transaction((): VoteOutcome | null => {
-        const exists = this.sql('SELECT 1 FROM objects WHERE id = ?').get(v.objectId);
-        if (!exists) return null;
-        const prior = this.sql('SELECT kind, first_verified_at IS NOT NULL AS verified FROM votes WHERE object_id = ? AND voter_id = ?').get(v.objectId, v.voterId) as
-          | { kind: VoteKind; verified: number }
-          | undefined;
-        const effect = voteEffect(prior ? { kind: prior.kind, verifiedBefore: prior.verified === 1 } : null, v.kind);
-        if (!effect.changed) return { changed: false, firstVerification: false, object: getObjectRow(this.sql, v.objectId, live)! };
-        this.sql(
-          `INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at, first_verified_at)
-           VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now, @firstVerifiedAt)
-           ON CONFLICT (object_id, voter_id) DO UPDATE SET kind = excluded.kind, note = excluded.note,
-             evidence_url = excluded.evidence_url, updated_at = excluded.updated_at,
-             first_verified_at = coalesce(votes.first_verified_at, excluded.first_verified_at)`,
-        ).run({ ...v, now: live.now, firstVerifiedAt: effect.firstVerification ? live.now : null });
-        writeFacts(
-          this.sql,
-          v.objectId,
-          `verification_count = verification_count + @dv, contradiction_count = contradiction_count + @dc,
-           last_verified_at = CASE WHEN @verified = 1 THEN @now ELSE last_verified_at END`,
-          { dv: effect.verifications, dc: effect.contradictions, verified: effect.verified ? 1 : 0, now: live.now },
-          live.disputeMinContradictions,
-        );
-        return { changed: true, firstVerification: effect.firstVerification, object: getObjectRow(this.sql, v.objectId, live)! };
-      })
-      .immediate();
+    return inWriteTransaction(this.db, (): VoteOutcome | null => {
+      const exists = this.sql('SELECT 1 FROM objects WHERE id = ?').get(v.objectId);
+      if (!exists) return null;
+      const prior = this.sql('SELECT kind, first_verified_at IS NOT NULL AS verified FROM votes WHERE object_id = ? AND voter_id = ?').get(v.objectId, v.voterId) as
+        | { kind: VoteKind; verified: number }
+        | undefined;
+      const effect = voteEffect(prior ? { kind: prior.kind, verifiedBefore: prior.verified === 1 } : null, v.kind);
+      if (!effect.changed) return { changed: false, firstVerification: false, object: getObjectRow(this.sql, v.objectId, live)! };
+      this.sql(
+        `INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at, first_verified_at)
+         VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now, @firstVerifiedAt)
+         ON CONFLICT (object_id, voter_id) DO UPDATE SET kind = excluded.kind, note = excluded.note,
+           evidence_url = excluded.evidence_url, updated_at = excluded.updated_at,
+           first_verified_at = coalesce(votes.first_verified_at, excluded.first_verified_at)`,
+      ).run({ ...v, now: live.now, firstVerifiedAt: effect.firstVerification ? live.now : null });
+      writeFacts(
+        this.sql,
+        v.objectId,
+        `verification_count = verification_count + @dv, contradiction_count = contradiction_count + @dc,
+         last_verified_at = CASE WHEN @verified = 1 THEN @now ELSE last_verified_at END`,
+        { dv: effect.verifications, dc: effect.contradictions, verified: effect.verified ? 1 : 0, now: live.now },
+        live.disputeMinContradictions,
+      );
+      return { changed: true, firstVerification: effect.firstVerification, object: getObjectRow(this.sql, v.objectId, live)! };
+    });
   }
 
   async list(objectId: string, q: { limit: number; after?: { updatedAt: number; voterId: string } }) {

@@ -97,12 +97,6 @@ export class GroupCommit {
     let committed = false;
     try {
       this.db.exec('BEGIN IMMEDIATE');
-    } catch (err) {
-      for (const job of jobs) job.reject(err);
-      this.#schedule();
-      return;
-    }
-    try {
       for (const job of jobs) {
         try {
           values.push(await job.fn());
@@ -115,7 +109,7 @@ export class GroupCommit {
       this.db.exec('COMMIT');
       committed = true;
     } catch (err) {
-      // COMMIT failed: nothing of the batch landed.
+      // BEGIN (the write lock) or COMMIT failed: nothing of the batch landed.
       for (const job of jobs) job.reject(err);
     } finally {
       if (!committed && this.db.inTransaction) this.db.exec('ROLLBACK');
