@@ -36,6 +36,8 @@ const EnvSchema = z.object({
   SQLITE_BUSY_TIMEOUT_MS: int(0).default(5000),
   /** Most write transactions SQLite commits together (group commit); 1 commits each alone. */
   SQLITE_GROUP_COMMIT_MAX: int(1).default(64),
+  /** SQLite's semantic leg: vectors in each process's memory (`memory`), or sqlite-vec's exact scan of the file (`scan`). */
+  SQLITE_VECTORS: z.enum(['memory', 'scan']).default('memory'),
   /** PostgreSQL connections each process opens at most. */
   DATABASE_POOL_SIZE: int(1, 1000).default(10),
   /** How long a PostgreSQL query waits for a connection before failing (503). */
@@ -171,7 +173,7 @@ export interface Config {
   host: string;
   baseUrl: string | undefined;
   database:
-    | { kind: 'sqlite'; path: string; busyTimeoutMs: number; groupCommitMax: number }
+    | { kind: 'sqlite'; path: string; busyTimeoutMs: number; groupCommitMax: number; vectors: 'memory' | 'scan' }
     | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutMs: number; vectorIndex: 'auto' | 'memory' };
   redisUrl: string | undefined;
   redisPrefix: string;
@@ -263,7 +265,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const e = parsed.data;
   const database = e.DATABASE_URL.startsWith('sqlite:')
-    ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('sqlite:'.length) || ':memory:', busyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS, groupCommitMax: e.SQLITE_GROUP_COMMIT_MAX } as const)
+    ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('sqlite:'.length) || ':memory:', busyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS, groupCommitMax: e.SQLITE_GROUP_COMMIT_MAX, vectors: e.SQLITE_VECTORS } as const)
     : ({ kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, vectorIndex: e.VECTOR_INDEX } as const);
   const config: Config = {
     port: e.PORT,

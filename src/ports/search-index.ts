@@ -1,5 +1,12 @@
-/** The search half of the Store port: the candidates of the two legs, over live objects only. */
+/**
+ * The search half of the Store port: the candidates of the two legs, over live objects only.
+ * A candidate carries what ranking reads, not the whole object: the searcher ranks up to a few
+ * hundred candidates and reads in full only the page it answers (ObjectStore.getMany).
+ */
 import type { LiveCriteria, ObjectType, StoredObject } from '../domain/model.js';
+
+/** What ranking reads of a candidate. */
+export type CandidateFacts = Pick<StoredObject, 'id' | 'createdAt' | 'verificationCount' | 'contradictionCount'>;
 
 export interface LexicalQuery {
   live: LiveCriteria;
@@ -12,16 +19,22 @@ export interface LexicalQuery {
   stemmed?: boolean;
   /** Only objects holding every term (an AND query, far cheaper than OR on common words). */
   allTerms?: boolean;
+  /**
+   * Leave `allTerms` and `phrase` false on every hit (an OR query's caller that already knows
+   * the complete AND set): working them out costs more than the rest of the query.
+   */
+  unmarked?: boolean;
 }
 
-export interface LexicalHit {
-  object: StoredObject;
+export interface LexicalHit extends CandidateFacts {
   /** Relevance from the full-text index; higher is better, only comparable within one answer. */
   relevance: number;
   /** The object holds every query term (as the full-text tokenizer sees words). */
   allTerms: boolean;
   /** The object holds the query terms as one phrase, adjacent and in order. */
   phrase: boolean;
+  /** A phrase hit's title and content, which the searcher compares with the query verbatim. */
+  text?: Pick<StoredObject, 'title' | 'content'>;
 }
 
 export interface SemanticQuery {
@@ -33,8 +46,7 @@ export interface SemanticQuery {
   limit: number;
 }
 
-export interface SemanticHit {
-  object: StoredObject;
+export interface SemanticHit extends CandidateFacts {
   /** Cosine similarity to the query, in [-1, 1]. */
   similarity: number;
 }

@@ -8,10 +8,11 @@ import type { Logger } from 'pino';
 import type { BoardLimits } from '../domain/limits.js';
 import type { ObjectType } from '../domain/model.js';
 import type { LiveCriteria, StoredObject } from '../domain/model.js';
+import { stateOf } from '../domain/state.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { TopicCount } from '../ports/object-store.js';
-import type { LexicalHit, LexicalQuery } from '../ports/search-index.js';
+import type { CandidateFacts, LexicalHit, LexicalQuery } from '../ports/search-index.js';
 import type { Store } from '../ports/store.js';
 import type { TopicCounter } from '../service/topic-counts.js';
 import { finalScore, fuse, legFloor, spread, type MatchTier } from './ranking.js';
@@ -55,7 +56,7 @@ export interface SearchDeps {
 }
 
 interface Candidate {
-  object: StoredObject;
+  facts: CandidateFacts;
   lexical?: { relevance: number; tier: MatchTier };
   semantic?: { similarity: number };
 }
@@ -100,18 +101,18 @@ export class Searcher {
     const lexFloor = legFloor(lexHits.map((h) => h.relevance), limits.search.lexicalFloor);
     const lexSpread = spread(lexHits.map((h) => h.relevance));
     for (const h of lexHits) {
-      const tier = matchTier(query.q, h, h.object.title, h.object.content);
+      const tier = matchTier(query.q, h, h.text?.title ?? '', h.text?.content ?? '');
       // Holding every query word makes a lexical result, however common the words.
       if (tier === 0 && h.relevance < lexFloor) continue;
-      candidates.set(h.object.id, { object: h.object, lexical: { relevance: lexSpread(h.relevance), tier } });
+      candidates.set(h.id, { facts: h, lexical: { relevance: lexSpread(h.relevance), tier } });
     }
     const semFloor = legFloor(semHits.map((h) => h.similarity), limits.search.semanticFloor, limits.search.semanticMinSimilarity);
     const semSpread = spread(semHits.map((h) => h.similarity));
     for (const h of semHits) {
       if (h.similarity < semFloor) continue;
-      const c = candidates.get(h.object.id) ?? { object: h.object };
+      const c = candidates.get(h.id) ?? { facts: h };
       c.semantic = { similarity: semSpread(h.similarity) };
-      candidates.set(h.object.id, c);
+      candidates.set(h.id, c);
     }
 
     const both = lexicalRuns && semanticRan;
@@ -133,25 +134,25 @@ export class Searcher {
           {
             tier: c.lexical?.tier ?? 0,
             relevance,
-            ageMs: live.now - c.object.createdAt,
-            verifications: c.object.verificationCount,
-            contradictions: c.object.contradictionCount,
+            ageMs: live.now - c.facts.createdAt,
+            verifications: c.facts.verificationCount,
+            contradictions: c.facts.contradictionCount,
           },
           params,
           tierWeight,
         );
         return { c, final };
       })
-      .sort((a, b) => b.final - a.final || (a.c.object.id < b.c.object.id ? 1 : -1))
-      .slice(0, query.limit);
+      .sort((a, b) => b.final - a.final || (a.c.facts.id < b.c.facts.id ? 1 : -1));
+    const page = await this.#read(ranked, query.limit, live);
 
     // Settings at their extremes (a freshness floor of 0) can leave even the best at 0.
-    const best = ranked[0]?.final || 1;
-    const hits: SearchHit[] = ranked.map(({ c, final }) => ({
-      object: c.object,
+    const best = page[0]?.final || 1;
+    const hits: SearchHit[] = page.map(({ c, final, object }) => ({
+      object,
       score: Math.round((final / best) * 1e6) / 1e6,
       matchedBy: [...(c.lexical ? (['lexical'] as const) : []), ...(c.semantic ? (['semantic'] as const) : [])],
-      snippet: snippet(c.object.content, query.q, limits.search.snippetChars),
+      snippet: snippet(object.content, query.q, limits.search.snippetChars),
     }));
 
     const degraded: Leg[] = semanticWanted && !semanticRan ? ['semantic'] : [];
@@ -162,18 +163,43 @@ export class Searcher {
   }
 
   /**
+   * The ranked candidates' objects, read in full for the page only, best first. One that
+   * stopped being live after it was ranked (a concurrent hide or vote) gives way to the next.
+   */
+  async #read<R extends { c: Candidate }>(ranked: R[], limit: number, live: LiveCriteria): Promise<(R & { object: StoredObject })[]> {
+    const page: (R & { object: StoredObject })[] = [];
+    for (let from = 0; page.length < limit && from < ranked.length; ) {
+      const slice = ranked.slice(from, from + limit - page.length);
+      from += slice.length;
+      const read = new Map((await this.deps.store.objects.getMany(slice.map((r) => r.c.facts.id), live)).map((o) => [o.id, o]));
+      for (const r of slice) {
+        const object = read.get(r.c.facts.id);
+        if (object && stateOf(object, live) === 'live') page.push({ ...r, object });
+      }
+    }
+    return page;
+  }
+
+  /**
    * The lexical leg, AND before OR. In lexical mode every all-terms match outranks every
    * partial one (tier), so when the AND query alone fills the page the OR query cannot change
    * the answer. In hybrid mode, an AND query that fills the whole candidate list already holds
    * the best lexical candidates. Either way the costly OR scoring of common words is skipped.
+   * When the OR query runs, the AND answer is every live object holding all the terms, so it
+   * marks the OR hits, and the store need not work the marks out again.
    */
   async #lexical(q: LexicalQuery, query: SearchQuery): Promise<LexicalHit[]> {
-    if (q.terms.length > 1) {
-      const enough = query.mode === 'lexical' ? query.limit : q.limit;
-      const all = await this.deps.store.search.lexical({ ...q, allTerms: true });
-      if (all.length >= enough) return all;
-    }
-    return this.deps.store.search.lexical(q);
+    if (q.terms.length < 2) return this.deps.store.search.lexical(q);
+    const enough = query.mode === 'lexical' ? query.limit : q.limit;
+    const all = await this.deps.store.search.lexical({ ...q, allTerms: true });
+    if (all.length >= enough) return all;
+    if (all.length >= q.limit) return this.deps.store.search.lexical(q);
+    const marked = new Map(all.map((h) => [h.id, h]));
+    const any = await this.deps.store.search.lexical({ ...q, unmarked: true });
+    return any.map((h) => {
+      const m = marked.get(h.id);
+      return m ? { ...h, allTerms: true, phrase: m.phrase, ...(m.text ? { text: m.text } : {}) } : h;
+    });
   }
 
   /** The query's vector, or null when the leg cannot run or misses its time budget. */
@@ -219,8 +245,9 @@ export class Searcher {
     const byName = await this.deps.store.objects.topicsLike(live, terms, max);
     if (byName.length >= max || !vector) return byName;
     const near = await this.deps.store.search.semantic({ live, vector, model: this.deps.embedder!.model, limit: 10 });
+    const objects = await this.deps.store.objects.getMany(near.map((h) => h.id), live);
     const seen = new Set(byName.map((t) => t.slug));
-    const slugs = [...new Set(near.flatMap((h) => h.object.topics))].filter((s) => !seen.has(s));
+    const slugs = [...new Set(objects.flatMap((o) => o.topics))].filter((s) => !seen.has(s));
     const counts = await this.deps.topicCounts(live, slugs);
     return [...byName, ...counts].slice(0, max);
   }

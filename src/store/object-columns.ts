@@ -7,6 +7,7 @@ import type { ObjectType, StoredObject, TrustLevel } from '../domain/model.js';
 import { shownTrust } from '../domain/reputation.js';
 import { liveUntil, type StandingFacts } from '../domain/state.js';
 import type { NewObject } from '../ports/object-store.js';
+import type { CandidateFacts } from '../ports/search-index.js';
 
 /** The columns `live_until` is derived from, as a statement lists them. */
 export const STANDING_COLUMNS = 'hidden, withdrawn, expires_at, verification_count, contradiction_count';
@@ -68,6 +69,15 @@ export function toStoredObject<Flag>(row: ObjectColumns<Flag>, topics: string[],
     injectionSuspected: flag(row.injection),
   };
 }
+
+/** What a search candidate is read as (ports/search-index.ts), from the objects table aliased `o`. */
+export const CANDIDATE_COLUMNS = 'o.id, o.created_at, o.verification_count, o.contradiction_count';
+
+export type CandidateColumns = Pick<ObjectColumns<unknown>, 'id' | 'created_at' | 'verification_count' | 'contradiction_count'>;
+
+/** The candidate with the leg's own fields (`extra`), built as one literal: spreads cost more than the query per row. */
+export const toCandidate = <Extra extends object>(row: CandidateColumns, extra: Extra): CandidateFacts & Extra =>
+  Object.assign({ id: row.id, createdAt: row.created_at, verificationCount: row.verification_count, contradictionCount: row.contradiction_count }, extra);
 
 /** A new object's values to bind; `live_until` as the domain derives it (imports may bring hidden, withdrawn and counts). */
 export function objectParams(o: NewObject & { hidden?: boolean; withdrawn?: boolean }, minContradictions: number) {

@@ -30,7 +30,7 @@ describe('agentboard serve', () => {
     const listening = server.output()
       .split('\n')
       .find((l) => l.includes('"agentboard listening"'));
-    expect(JSON.parse(listening!).vectors).toEqual({ available: true, answeredBy: 'exact-scan' });
+    expect(JSON.parse(listening!).vectors).toEqual({ available: true, answeredBy: 'process-memory' });
     const created = await fetch(`${server.url}/findings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

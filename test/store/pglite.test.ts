@@ -26,7 +26,7 @@ it('pglite: answers the semantic leg from the HNSW index when pgvector is instal
     await store.embeddings.save('m', [{ id, vector: Float32Array.of(Math.cos(angle), Math.sin(angle), 0) }]);
   }
   const hits = await store.search.semantic({ live, vector: Float32Array.of(1, 0, 0), model: 'm', limit: 3 });
-  expect(hits.map((h) => h.object.id)).toEqual(ids.slice(0, 3));
+  expect(hits.map((h) => h.id)).toEqual(ids.slice(0, 3));
   expect(hits[0]!.similarity).toBeCloseTo(1, 5);
   // The planner walks the model's HNSW index for this query shape.
   await session.exec('SET enable_seqscan = off');
@@ -38,8 +38,8 @@ it('pglite: answers the semantic leg from the HNSW index when pgvector is instal
   // A filter that leaves only the farthest vector: found with iterative scans (this pgvector),
   // and as pgvector before 0.8 runs it, where the exact scan behind a short walk finds it.
   const rare = { live, vector: Float32Array.of(1, 0, 0), model: 'm', limit: 1, topics: ['rare'] };
-  expect((await store.search.semantic(rare)).map((h) => h.object.id)).toEqual([ids[49]]);
-  expect((await new PgvectorLeg(session, '0.7.4').nearest(rare)).map((h) => h.object.id)).toEqual([ids[49]]);
+  expect((await store.search.semantic(rare)).map((h) => h.id)).toEqual([ids[49]]);
+  expect((await new PgvectorLeg(session, '0.7.4').nearest(rare)).map((h) => h.id)).toEqual([ids[49]]);
   await store.close();
 });
 

@@ -42,12 +42,12 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       const q = { live, vector: Float32Array.of(1, 0), model: 'm', limit: 5 };
       // b loads its index (one vector), then a saves another: b hears of it.
       await a.embeddings.save('m', [{ id: '01J00000000000000000000001', vector: Float32Array.of(1, 0) }]);
-      expect((await b.search.semantic(q)).map((h) => h.object.id)).toEqual(['01J00000000000000000000001']);
+      expect((await b.search.semantic(q)).map((h) => h.id)).toEqual(['01J00000000000000000000001']);
       await a.objects.insert(row('01J00000000000000000000002'), live);
       await a.embeddings.save('m', [{ id: '01J00000000000000000000002', vector: Float32Array.of(0.8, 0.6) }]);
-      await expect.poll(async () => (await b.search.semantic(q)).map((h) => h.object.id), { timeout: 5000 }).toEqual(['01J00000000000000000000001', '01J00000000000000000000002']);
+      await expect.poll(async () => (await b.search.semantic(q)).map((h) => h.id), { timeout: 5000 }).toEqual(['01J00000000000000000000001', '01J00000000000000000000002']);
       await a.embeddings.save('m', [{ id: '01J00000000000000000000001', vector: null }]);
-      await expect.poll(async () => (await b.search.semantic(q)).map((h) => h.object.id), { timeout: 5000 }).toEqual(['01J00000000000000000000002']);
+      await expect.poll(async () => (await b.search.semantic(q)).map((h) => h.id), { timeout: 5000 }).toEqual(['01J00000000000000000000002']);
     } finally {
       await b.close();
       await dispose();

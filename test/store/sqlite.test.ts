@@ -23,6 +23,23 @@ runStoreContract({
   },
 });
 
+// The other semantic leg, sqlite-vec's exact scan of the file, answers the same contract.
+runStoreContract({
+  name: 'sqlite (file, SQLITE_VECTORS=scan)',
+  async makeStore() {
+    const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
+    const store = new SqliteStore(join(dir, 'board.db'), { vectors: 'scan' });
+    expect(store.capabilities.vectors).toEqual({ available: true, answeredBy: 'exact-scan' });
+    return {
+      store,
+      async dispose() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+});
+
 /** A minimal new object for the multi-handle tests below. */
 const newRow = (id: string, now: number) => ({
   id,
@@ -84,6 +101,45 @@ it('sqlite: two handles on one file claim disjoint embedding jobs (leases are in
   await a.close();
   await b.close();
   rmSync(dir, { recursive: true, force: true });
+});
+
+it('sqlite: each handle keeps its in-memory vectors current with the others’ writes, through the change log', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
+  const path = join(dir, 'board.db');
+  const a = new SqliteStore(path);
+  const b = new SqliteStore(path);
+  try {
+    await a.migrate();
+    expect(b.capabilities.vectors).toEqual({ available: true, answeredBy: 'process-memory' });
+    const live = { now: Date.now(), disputeMinContradictions: 2 };
+    const id = (i: number) => `01J0000000000000000000000${i}`;
+    for (let i = 1; i <= 3; i++) await a.objects.insert(newRow(id(i), live.now), live);
+    const q = { live, vector: Float32Array.of(1, 0), model: 'm', limit: 5 };
+    const nearest = async () => (await b.search.semantic(q)).map((h) => h.id);
+    // b loads its copy (one vector), then a saves another: b's next query has it.
+    await a.embeddings.save('m', [{ id: id(1), vector: Float32Array.of(1, 0) }]);
+    expect(await nearest()).toEqual([id(1)]);
+    await a.embeddings.save('m', [{ id: id(2), vector: Float32Array.of(0.8, 0.6) }]);
+    expect(await nearest()).toEqual([id(1), id(2)]);
+    // A vector replaced (nearer now), one dropped, one moved to another model.
+    await a.embeddings.save('m', [{ id: id(2), vector: Float32Array.of(2, 0.01) }, { id: id(1), vector: null }]);
+    expect(await nearest()).toEqual([id(2)]);
+    await a.embeddings.save('m', [{ id: id(3), vector: Float32Array.of(0, 1) }]);
+    await a.embeddings.save('other', [{ id: id(2), vector: Float32Array.of(1, 0) }]);
+    expect(await nearest()).toEqual([id(3)]);
+    expect((await b.search.semantic({ ...q, model: 'other' })).map((h) => h.id)).toEqual([id(2)]);
+    // The log pruned past what b last read: b cannot replay it, and reloads instead.
+    const raw = new Database(path);
+    raw.exec('DELETE FROM vector_changes');
+    raw.close();
+    await a.embeddings.save('m', [{ id: id(1), vector: Float32Array.of(1, 0) }]);
+    await a.embeddings.save('m', [{ id: id(3), vector: null }]);
+    expect(await nearest()).toEqual([id(1)]);
+  } finally {
+    await a.close();
+    await b.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 it('sqlite: a board made before stored standing upgrades with its live set, topic counts and shown trust intact', async () => {

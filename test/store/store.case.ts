@@ -369,11 +369,11 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         clock.advance(10);
         const q = (extra: object = {}) => store.search.lexical({ live: live(), terms: ['pool', 'exhausted'], limit: 10, ...extra });
         const hits = await q();
-        expect(hits.map((h) => h.object.id)).toHaveLength(3);
-        const rel = (id: string) => hits.find((h) => h.object.id === id)!.relevance;
+        expect(hits.map((h) => h.id)).toHaveLength(3);
+        const rel = (id: string) => hits.find((h) => h.id === id)!.relevance;
         expect(rel(inTitle.id)).toBeGreaterThan(rel(inContent.id));
-        expect((await q({ types: ['request'] })).map((h) => h.object.id)).toEqual([req.id]);
-        expect((await q({ topics: ['pg'], types: ['finding'] })).map((h) => h.object.id)).toEqual([inTitle.id]);
+        expect((await q({ types: ['request'] })).map((h) => h.id)).toEqual([req.id]);
+        expect((await q({ topics: ['pg'], types: ['finding'] })).map((h) => h.id)).toEqual([inTitle.id]);
         expect(await store.search.lexical({ live: live(), terms: [], limit: 10 })).toEqual([]);
       });
       it('reports which candidates hold every term and which hold the phrase', async () => {
@@ -382,12 +382,23 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         const one = await insert({ title: 'x', content: 'a pool party' });
         const hits = await store.search.lexical({ live: live(), terms: ['pool', 'exhausted'], limit: 10 });
         const flags = (id: string) => {
-          const h = hits.find((x) => x.object.id === id)!;
+          const h = hits.find((x) => x.id === id)!;
           return [h.allTerms, h.phrase];
         };
         expect(flags(phrase.id)).toEqual([true, true]);
         expect(flags(both.id)).toEqual([true, false]);
         expect(flags(one.id)).toEqual([false, false]);
+        // A phrase hit brings its words for the verbatim comparison; the others bring none.
+        expect(hits.find((h) => h.id === phrase.id)!.text).toEqual({ title: 'x', content: 'the pool exhausted again' });
+        expect(hits.find((h) => h.id === both.id)!.text).toBeUndefined();
+        // Unmarked: the same hits and relevance, with neither mark worked out.
+        const bare = await store.search.lexical({ live: live(), terms: ['pool', 'exhausted'], limit: 10, unmarked: true });
+        expect(bare.map((h) => [h.id, h.relevance, h.allTerms, h.phrase, h.text])).toEqual(hits.map((h) => [h.id, h.relevance, false, false, undefined]));
+      });
+      it('answers a candidate with the facts ranking reads', async () => {
+        const o = await insert({ content: 'pool exhausted', verificationCount: 3, contradictionCount: 1 });
+        const [hit] = await store.search.lexical({ live: live(), terms: ['pool'], limit: 10 });
+        expect(hit).toMatchObject({ id: o.id, createdAt: o.createdAt, verificationCount: 3, contradictionCount: 1, allTerms: true, phrase: true });
       });
       it('keeps answering while the corpus outgrows the statistics it last read', async () => {
         await insert({ title: 'pool exhaustion', content: 'first' });
@@ -505,12 +516,12 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         clock.advance(10);
         const q = (extra: object = {}) => store.search.semantic({ live: live(), vector: unit(1, 0, 0), model: 'm1', limit: 10, ...extra });
         const all = await q();
-        expect(all.map((h) => h.object.id)).toEqual([near.id, far.id, req.id]);
+        expect(all.map((h) => h.id)).toEqual([near.id, far.id, req.id]);
         expect(all[0]!.similarity).toBeCloseTo(0.995, 2);
         expect(all[2]!.similarity).toBeCloseTo(-1, 5);
         // The farthest object is still found when the filter leaves only it.
-        expect((await q({ types: ['request'], limit: 1 })).map((h) => h.object.id)).toEqual([req.id]);
-        expect((await q({ topics: ['rare'], limit: 1 })).map((h) => h.object.id)).toEqual([req.id]);
+        expect((await q({ types: ['request'], limit: 1 })).map((h) => h.id)).toEqual([req.id]);
+        expect((await q({ topics: ['rare'], limit: 1 })).map((h) => h.id)).toEqual([req.id]);
         expect(await q({ limit: 1 })).toHaveLength(1);
       });
     });

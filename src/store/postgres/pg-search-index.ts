@@ -6,7 +6,8 @@
  * Semantic: pg-vectors.ts.
  */
 import type { LexicalHit, LexicalQuery, SearchIndex, SemanticHit, SemanticQuery } from '../../ports/search-index.js';
-import { addFilters, all, limitSql, liveParams, liveSql, one, SELECT_OBJECT, toObject, type ObjectRow, type Params } from './pg-rows.js';
+import { CANDIDATE_COLUMNS, toCandidate, type CandidateColumns } from '../object-columns.js';
+import { addFilters, all, limitSql, liveParams, liveSql, one, type Params } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
 import type { MemoryVectors, PgvectorLeg } from './pg-vectors.js';
 
@@ -45,7 +46,9 @@ export class PgSearchIndex implements SearchIndex {
     const phraseQuery = `phraseto_tsquery(${cfg}, agentboard_fold(@all))`;
     const where = [`${column} @@ ${q.allTerms ? allQuery : anyQuery}`, liveSql('o')];
     addFilters(q, where, params);
-    const rows = await all<ObjectRow & { relevance: number; all_terms: boolean; phrase: boolean }>(
+    const allTerms = q.allTerms ? 'true' : q.unmarked ? 'false' : `${column} @@ ${allQuery}`;
+    const phrase = q.unmarked ? 'false' : `${column} @@ ${phraseQuery}`;
+    const rows = await all<CandidateColumns & { relevance: number; all_terms: boolean; phrase: boolean; title: string | null; content: string | null }>(
       this.db,
       `WITH lex AS (SELECT DISTINCT u.lexeme FROM unnest(to_tsvector(${cfg}, agentboard_fold(@all))) u),
        -- The corpus size may be a little stale (cached): never below the term's own count.
@@ -61,12 +64,20 @@ export class PgSearchIndex implements SearchIndex {
            FROM unnest(m.vec) u, unnest(u.weights) w WHERE u.lexeme IN (SELECT lexeme FROM lex) GROUP BY u.lexeme) t
          JOIN idf i ON i.lexeme = t.lexeme
          GROUP BY m.seq ORDER BY score DESC, m.seq ${limitSql(q.limit)})
-       SELECT ${SELECT_OBJECT}, hits.score AS relevance,
-         ${column} @@ ${allQuery} AS all_terms, ${column} @@ ${phraseQuery} AS phrase
-       FROM hits JOIN objects o ON o.seq = hits.seq ORDER BY hits.score DESC, o.seq`,
+       SELECT ${CANDIDATE_COLUMNS}, hits.score AS relevance, m.all_terms, m.phrase,
+         CASE WHEN m.phrase THEN o.title END AS title, CASE WHEN m.phrase THEN o.content END AS content
+       FROM hits JOIN objects o ON o.seq = hits.seq CROSS JOIN LATERAL (SELECT ${allTerms} AS all_terms, ${phrase} AS phrase) m
+       ORDER BY hits.score DESC, o.seq`,
       params,
     );
-    return rows.map((r) => ({ object: toObject(r), relevance: r.relevance, allTerms: r.all_terms, phrase: r.phrase }));
+    return rows.map((r) =>
+      toCandidate(r, {
+        relevance: r.relevance,
+        allTerms: r.all_terms,
+        phrase: r.phrase,
+        text: r.phrase ? { title: r.title!, content: r.content! } : undefined,
+      }),
+    );
   }
 
   async semantic(q: SemanticQuery): Promise<SemanticHit[]> {

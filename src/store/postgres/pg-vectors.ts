@@ -9,7 +9,9 @@
  */
 import type { LiveCriteria } from '../../domain/model.js';
 import type { SemanticHit, SemanticQuery } from '../../ports/search-index.js';
-import { addFilters, all, liveParams, liveSql, SELECT_OBJECT, toObject, type ObjectRow, type Params } from './pg-rows.js';
+import { CANDIDATE_COLUMNS, toCandidate, type CandidateColumns } from '../object-columns.js';
+import { applyRows, ModelVectors, nearestLive } from '../vector-memory.js';
+import { addFilters, all, liveParams, liveSql, type Params } from './pg-rows.js';
 import type { PgRoot, PgSession } from './pg-session.js';
 
 export const VECTORS_CHANNEL = 'agentboard_vectors';
@@ -28,7 +30,7 @@ async function liveAmong(db: PgSession, seqs: number[], q: { live: LiveCriteria;
   const params: Params = { ...liveParams(q.live), seqs };
   const where = ['o.seq = ANY(@seqs::bigint[])', liveSql('o')];
   addFilters(q, where, params);
-  const rows = await all<ObjectRow>(db, `SELECT ${SELECT_OBJECT} FROM objects o WHERE ${where.join(' AND ')}`, params);
+  const rows = await all<CandidateColumns & { seq: number }>(db, `SELECT o.seq, ${CANDIDATE_COLUMNS} FROM objects o WHERE ${where.join(' AND ')}`, params);
   return new Map(rows.map((r) => [r.seq, r]));
 }
 
@@ -67,12 +69,12 @@ export class PgvectorLeg {
     const where = [`v.model = ${literal(q.model)}`, liveSql('o')];
     addFilters(q, where, params);
     const search = (db: PgSession, distance: string) =>
-      all<ObjectRow & { similarity: number }>(
+      all<CandidateColumns & { similarity: number }>(
         db,
         `WITH c AS (
            SELECT v.seq, ${distance} AS dist FROM object_vectors v JOIN objects o ON o.seq = v.seq
            WHERE ${where.join(' AND ')} ORDER BY ${distance} LIMIT ${Math.max(0, Math.trunc(q.limit))})
-         SELECT ${SELECT_OBJECT}, 1 - c.dist AS similarity FROM c JOIN objects o ON o.seq = c.seq ORDER BY c.dist, o.seq`,
+         SELECT ${CANDIDATE_COLUMNS}, 1 - c.dist AS similarity FROM c JOIN objects o ON o.seq = c.seq ORDER BY c.dist, o.seq`,
         params,
       );
     // The index walk (the expression matches the index), with iterative scans where pgvector
@@ -86,22 +88,14 @@ export class PgvectorLeg {
     // iterative scans, past ef_search candidates). An exact scan (an expression no index
     // matches) over the filtered set is then correct.
     const rows = approximate.length < q.limit ? await search(this.db, 'v.vec <=> @q::vector') : approximate;
-    return rows.map((r) => ({ object: toObject(r), similarity: r.similarity }));
+    return rows.map((r) => toCandidate(r, { similarity: r.similarity }));
   }
 }
 
-interface ModelVectors {
-  dim: number;
-  seqs: number[];
-  /** Unit vectors, `dim` floats each, in the order of `seqs`. */
-  data: Float32Array;
-  at: Map<number, number>;
-}
-
 /**
- * Every vector of a model in this process's memory: about 4 × dimension + 60 bytes per object.
- * Loaded on the first query of a model; NOTIFY payloads (object seqs) bring changes from every
- * instance; a lost listening connection drops the index, which reloads on the next query.
+ * Every vector of a model in this process's memory (vector-memory.ts). Loaded on the first
+ * query of a model; NOTIFY payloads (object seqs) bring changes from every instance; a lost
+ * listening connection drops the copy, which reloads on the next query.
  */
 export class MemoryVectors {
   readonly #models = new Map<string, Promise<ModelVectors>>();
@@ -113,26 +107,8 @@ export class MemoryVectors {
 
   async nearest(q: SemanticQuery): Promise<SemanticHit[]> {
     const m = await this.#load(q.model);
-    if (m.seqs.length === 0 || m.dim !== q.vector.length) return [];
     await this.#flushing;
-    const sims = new Float32Array(m.seqs.length);
-    for (let i = 0, off = 0; i < m.seqs.length; i++, off += m.dim) {
-      let dot = 0;
-      for (let d = 0; d < m.dim; d++) dot += m.data[off + d]! * q.vector[d]!;
-      sims[i] = dot;
-    }
-    const order = Uint32Array.from(sims.keys()).sort((a, b) => sims[b]! - sims[a]! || m.seqs[a]! - m.seqs[b]!);
-    // Nearest first, in growing slices, until enough pass the live rule and the filters.
-    const hits: SemanticHit[] = [];
-    for (let from = 0, size = Math.max(64, q.limit * 4); from < order.length && hits.length < q.limit; from += size, size *= 4) {
-      const slice = Array.from(order.subarray(from, from + size));
-      const found = await liveAmong(this.db, slice.map((i) => m.seqs[i]!), q);
-      for (const i of slice) {
-        const row = found.get(m.seqs[i]!);
-        if (row && hits.length < q.limit) hits.push({ object: toObject(row), similarity: sims[i]! });
-      }
-    }
-    return hits;
+    return nearestLive(m, q, (seqs) => liveAmong(this.db, seqs, q));
   }
 
   /** Forgets every loaded model; the next query reloads. */
@@ -178,7 +154,7 @@ export class MemoryVectors {
   }
 
   async #read(model: string): Promise<ModelVectors> {
-    const m: ModelVectors = { dim: 0, seqs: [], data: new Float32Array(0), at: new Map() };
+    const m = new ModelVectors();
     let after = 0;
     for (;;) {
       const rows = await all<{ seq: number; embedding: number[] }>(
@@ -186,7 +162,7 @@ export class MemoryVectors {
         'SELECT seq, embedding FROM object_vectors WHERE model = @model AND seq > @after ORDER BY seq LIMIT 5000',
         { model, after },
       );
-      for (const r of rows) put(m, r.seq, r.embedding);
+      for (const r of rows) m.put(r.seq, r.embedding);
       if (rows.length < 5000) return m;
       after = rows[rows.length - 1]!.seq;
     }
@@ -197,49 +173,16 @@ export class MemoryVectors {
     this.#pending.clear();
     try {
       const rows = await all<{ seq: number; model: string; embedding: number[] }>(this.db, 'SELECT seq, model, embedding FROM object_vectors WHERE seq = ANY(@seqs::bigint[])', { seqs });
-      const byModel = new Map(await Promise.all([...this.#models].map(async ([name, p]) => [name, await p.catch(() => null)] as const)));
-      const found = new Set(rows.map((r) => r.seq));
-      for (const m of byModel.values()) if (m) for (const s of seqs) if (!found.has(s)) remove(m, s);
-      for (const r of rows) {
-        for (const [name, m] of byModel) {
-          if (!m) continue;
-          if (name === r.model) put(m, r.seq, r.embedding);
-          else remove(m, r.seq);
-        }
-      }
+      const loaded = await Promise.all([...this.#models].map(async ([name, p]) => [name, await p.catch(() => null)] as const));
+      applyRows(
+        loaded.filter((e): e is [string, ModelVectors] => e[1] !== null),
+        seqs,
+        rows,
+      );
     } catch {
       this.drop();
     } finally {
       this.#flushing = null;
     }
   }
-}
-
-function put(m: ModelVectors, seq: number, embedding: number[]): void {
-  if (m.dim === 0) m.dim = embedding.length;
-  if (embedding.length !== m.dim) return;
-  let i = m.at.get(seq);
-  if (i === undefined) {
-    i = m.seqs.push(seq) - 1;
-    m.at.set(seq, i);
-    if (m.data.length < m.seqs.length * m.dim) {
-      const grown = new Float32Array(Math.max(m.dim * 1024, m.data.length * 2));
-      grown.set(m.data);
-      m.data = grown;
-    }
-  }
-  m.data.set(embedding, i * m.dim);
-}
-
-function remove(m: ModelVectors, seq: number): void {
-  const i = m.at.get(seq);
-  if (i === undefined) return;
-  // Move the last vector into the hole.
-  const last = m.seqs.length - 1;
-  const lastSeq = m.seqs[last]!;
-  m.data.copyWithin(i * m.dim, last * m.dim, (last + 1) * m.dim);
-  m.seqs[i] = lastSeq;
-  m.at.set(lastSeq, i);
-  m.seqs.pop();
-  m.at.delete(seq);
 }

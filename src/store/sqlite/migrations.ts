@@ -275,4 +275,20 @@ CREATE INDEX events_at ON events (at);
     name: 'the next instant an object leaves the live set, for the read cache',
     sql: `CREATE INDEX objects_live_until ON objects (live_until);`,
   },
+  {
+    version: 13,
+    name: 'a log of vector changes, for the vectors each process holds in memory',
+    sql: `
+CREATE TABLE vector_changes (id INTEGER PRIMARY KEY AUTOINCREMENT, seq INTEGER NOT NULL);
+CREATE TRIGGER object_vectors_logged_insert AFTER INSERT ON object_vectors BEGIN
+  INSERT INTO vector_changes (seq) VALUES (new.seq);
+END;
+CREATE TRIGGER object_vectors_logged_update AFTER UPDATE ON object_vectors BEGIN
+  INSERT INTO vector_changes (seq) VALUES (new.seq);
+END;
+CREATE TRIGGER object_vectors_logged_delete AFTER DELETE ON object_vectors BEGIN
+  INSERT INTO vector_changes (seq) VALUES (old.seq);
+END;
+`,
+  },
 ];

@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import type { LiveCriteria } from '../../domain/model.js';
 import type { EmbedJob, EmbedQueue } from '../../ports/embed-queue.js';
 import { inList, limitSql, type Sql } from './sqlite-rows.js';
+import { VECTOR_CHANGES_KEPT } from './sqlite-vectors.js';
 
 export class SqliteEmbedQueue implements EmbedQueue {
   constructor(
@@ -55,6 +56,7 @@ export class SqliteEmbedQueue implements EmbedQueue {
     );
     const drop = this.sql('DELETE FROM object_vectors WHERE seq = (SELECT seq FROM objects WHERE id = ?)');
     const done = this.sql('DELETE FROM embed_queue WHERE seq = (SELECT seq FROM objects WHERE id = ?)');
+    const prune = this.sql(`DELETE FROM vector_changes WHERE id <= (SELECT max(id) FROM vector_changes) - ${VECTOR_CHANGES_KEPT}`);
     this.db
       .transaction(() => {
         for (const { id, vector } of items) {
@@ -62,6 +64,7 @@ export class SqliteEmbedQueue implements EmbedQueue {
           else drop.run(id);
           done.run(id);
         }
+        prune.run();
       })
       .immediate();
   }

@@ -25,6 +25,7 @@ import { SqliteIdentity } from './sqlite-identity.js';
 import { SqliteObjects } from './sqlite-objects.js';
 import { SqliteRegistry } from './sqlite-registry.js';
 import { SqliteSearchIndex } from './sqlite-search-index.js';
+import { SqliteMemoryVectors, SqliteScanVectors, type SqliteVectorLeg, type SqliteVectorMode } from './sqlite-vectors.js';
 import { SqliteVotes } from './sqlite-votes.js';
 
 /** How stale another process's commit may be to changeMark(): a millisecond, as a NOTIFY takes between PostgreSQL instances. */
@@ -52,7 +53,7 @@ export class SqliteStore implements Store {
    * `:memory:`. The instance returned, and each half, waits at the write gate and maps
    * busy-database errors to `unavailable` (busy.ts).
    */
-  constructor(path: string, opts: { busyTimeoutMs?: number; groupCommitMax?: number } = {}) {
+  constructor(path: string, opts: { busyTimeoutMs?: number; groupCommitMax?: number; vectors?: SqliteVectorMode } = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.#db = new Database(path);
     // busy_timeout first, so the pragmas below already wait instead of failing on a busy file.
@@ -61,18 +62,26 @@ export class SqliteStore implements Store {
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('foreign_keys = ON');
     this.#db.pragma('temp_store = MEMORY');
-    let vectors: StoreCapabilities['vectors'] = { available: true, answeredBy: 'exact-scan' };
-    try {
-      sqliteVec.load(this.#db);
-    } catch (err) {
-      vectors = { available: false, reason: `sqlite-vec could not be loaded: ${err instanceof Error ? err.message : String(err)}` };
+    const sql = (text: string) => this.#sql(text);
+    let leg: SqliteVectorLeg | null = null;
+    let vectors: StoreCapabilities['vectors'];
+    if ((opts.vectors ?? 'memory') === 'memory') {
+      leg = new SqliteMemoryVectors(this.#db, sql);
+      vectors = { available: true, answeredBy: 'process-memory' };
+    } else {
+      try {
+        sqliteVec.load(this.#db);
+        leg = new SqliteScanVectors(sql);
+        vectors = { available: true, answeredBy: 'exact-scan' };
+      } catch (err) {
+        vectors = { available: false, reason: `sqlite-vec could not be loaded: ${err instanceof Error ? err.message : String(err)}` };
+      }
     }
     this.capabilities = { vectors };
-    const sql = (text: string) => this.#sql(text);
     const gate = this.#gate;
     this.objects = guard(new SqliteObjects(this.#db, sql, gate), gate);
     this.votes = guard(new SqliteVotes(this.#db, sql), gate);
-    this.search = guard(new SqliteSearchIndex(sql, vectors), gate);
+    this.search = guard(new SqliteSearchIndex(sql, leg), gate);
     this.embeddings = guard(new SqliteEmbedQueue(this.#db, sql), gate);
     this.registry = guard(new SqliteRegistry(this.#db, sql), gate);
     this.identity = guard(new SqliteIdentity(sql), gate);

@@ -1,0 +1,103 @@
+/**
+ * The semantic leg on SQLite, answered one of two ways (SQLITE_VECTORS):
+ * - `memory` (the default): each process holds the vectors in memory (vector-memory.ts). It
+ *   keeps them current from `vector_changes`, a log that triggers on `object_vectors` fill,
+ *   read before each query: one index range read that also brings other processes' writes.
+ * - `scan`: sqlite-vec's exact cosine distance over the filtered rows, for a board that would
+ *   rather not hold its vectors in memory (about 4 × dimension + 60 bytes per object).
+ * Either way the database applies the live rule and the filters.
+ */
+import type Database from 'better-sqlite3';
+import type { SemanticHit, SemanticQuery } from '../../ports/search-index.js';
+import { CANDIDATE_COLUMNS, toCandidate, type CandidateColumns } from '../object-columns.js';
+import { applyRows, blobVector, ModelVectors, nearestLive } from '../vector-memory.js';
+import { addFilters, limitSql, liveParams, liveSql, type Sql } from './sqlite-rows.js';
+
+export type SqliteVectorMode = 'memory' | 'scan';
+
+/** How many changes the log keeps: a process further behind than this reloads its vectors. */
+export const VECTOR_CHANGES_KEPT = 100_000;
+
+export interface SqliteVectorLeg {
+  nearest(q: SemanticQuery): Promise<SemanticHit[]>;
+}
+
+export class SqliteScanVectors implements SqliteVectorLeg {
+  constructor(private readonly sql: Sql) {}
+
+  async nearest(q: SemanticQuery): Promise<SemanticHit[]> {
+    const params: Record<string, unknown> = {
+      ...liveParams(q.live),
+      model: q.model,
+      q: Buffer.from(q.vector.buffer, q.vector.byteOffset, q.vector.byteLength),
+    };
+    const where = ['v.model = @model', liveSql('o')];
+    addFilters(q, where, params);
+    // Exact distances over the filtered set: correct however selective the filters are.
+    const rows = this.sql(
+      `SELECT ${CANDIDATE_COLUMNS}, 1 - vec_distance_cosine(v.embedding, @q) AS similarity
+       FROM object_vectors v JOIN objects o ON o.seq = v.seq
+       WHERE ${where.join(' AND ')} ORDER BY similarity DESC ${limitSql(q.limit)}`,
+    ).all(params) as (CandidateColumns & { similarity: number })[];
+    return rows.map((r) => toCandidate(r, { similarity: r.similarity }));
+  }
+}
+
+export class SqliteMemoryVectors implements SqliteVectorLeg {
+  readonly #models = new Map<string, ModelVectors>();
+  /** The last `vector_changes` id the loaded models reflect. */
+  #last = 0;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly sql: Sql,
+  ) {}
+
+  async nearest(q: SemanticQuery): Promise<SemanticHit[]> {
+    this.#catchUp();
+    if (!this.#models.has(q.model)) this.#reload(q.model);
+    return nearestLive(this.#models.get(q.model)!, q, (seqs) => this.#liveAmong(seqs, q));
+  }
+
+  /** Applies the changes logged since the last read; reloads when the log no longer reaches back. */
+  #catchUp(): void {
+    if (this.#models.size === 0) return;
+    const changes = this.sql('SELECT id, seq FROM vector_changes WHERE id > ? ORDER BY id').all(this.#last) as { id: number; seq: number }[];
+    if (changes.length === 0) return;
+    if (changes[0]!.id > this.#last + 1) {
+      this.#reload();
+      return;
+    }
+    const seqs = [...new Set(changes.map((c) => c.seq))];
+    const rows = (this.sql('SELECT seq, model, embedding FROM object_vectors WHERE seq IN (SELECT value FROM json_each(?))').all(JSON.stringify(seqs)) as { seq: number; model: string; embedding: Buffer }[]).map(
+      (r) => ({ ...r, embedding: blobVector(r.embedding) }),
+    );
+    applyRows(this.#models, seqs, rows);
+    this.#last = changes[changes.length - 1]!.id;
+  }
+
+  /** Reads every loaded model (and `model`) afresh, with the log position, from one snapshot. */
+  #reload(model?: string): void {
+    const names = new Set([...this.#models.keys(), ...(model === undefined ? [] : [model])]);
+    this.db.transaction(() => {
+      this.#last = (this.sql('SELECT coalesce(max(id), 0) AS id FROM vector_changes').get() as { id: number }).id;
+      for (const name of names) {
+        const m = new ModelVectors();
+        for (const r of this.sql('SELECT seq, embedding FROM object_vectors WHERE model = ?').iterate(name) as IterableIterator<{ seq: number; embedding: Buffer }>) {
+          m.put(r.seq, blobVector(r.embedding));
+        }
+        this.#models.set(name, m);
+      }
+    })();
+  }
+
+  async #liveAmong(seqs: number[], q: SemanticQuery): Promise<Map<number, CandidateColumns>> {
+    const params: Record<string, unknown> = { ...liveParams(q.live), seqs: JSON.stringify(seqs) };
+    const where = [liveSql('o')];
+    addFilters(q, where, params);
+    const rows = this.sql(`SELECT o.seq, ${CANDIDATE_COLUMNS} FROM json_each(@seqs) s JOIN objects o ON o.seq = s.value WHERE ${where.join(' AND ')}`).all(
+      params,
+    ) as (CandidateColumns & { seq: number })[];
+    return new Map(rows.map((r) => [r.seq, r]));
+  }
+}
