@@ -395,6 +395,17 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         const bare = await store.search.lexical({ live: live(), terms: ['pool', 'exhausted'], limit: 10, unmarked: true });
         expect(bare.map((h) => [h.id, h.relevance, h.allTerms, h.phrase, h.text])).toEqual(hits.map((h) => [h.id, h.relevance, false, false, undefined]));
       });
+      it('finds the best live matches behind many better-scoring ones that are no longer live', async () => {
+        // More expired matches than a store may rank ahead of its liveness check.
+        for (let i = 0; i < 40; i++) await insert({ title: 'pool exhausted', content: `pool exhausted ${i}`, expiresAt: T0 + 1 });
+        const live1 = await insert({ title: 'x', content: 'the pool exhausted once, under a long text that scores lower' });
+        const live2 = await insert({ title: 'y', content: 'exhausted, then the pool again, under a long text that scores lower' });
+        clock.advance(10);
+        for (const allTerms of [true, false]) {
+          const hits = await store.search.lexical({ live: live(), terms: ['pool', 'exhausted'], limit: 2, allTerms });
+          expect(hits.map((h) => h.id).sort()).toEqual([live1.id, live2.id].sort());
+        }
+      });
       it('answers a candidate with the facts ranking reads', async () => {
         const o = await insert({ content: 'pool exhausted', verificationCount: 3, contradictionCount: 1 });
         const [hit] = await store.search.lexical({ live: live(), terms: ['pool'], limit: 10 });
