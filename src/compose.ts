@@ -63,7 +63,7 @@ export function openEmbedder(config: Config): Embedder | null {
     case 'none':
       return null;
     case 'local':
-      return new LocalEmbedder(e.model, e.modelsDir);
+      return new LocalEmbedder(e.model, e.modelsDir, e.threads);
     case 'openai':
       return new OpenAiEmbedder({ url: e.url!, apiKey: e.apiKey, model: e.model, batchSize: e.batchSize, timeoutMs: e.timeoutMs, retries: e.retries });
   }

@@ -12,6 +12,7 @@ describe('loadConfig', () => {
     expect(c.limits.lifetimes.status).toEqual({ defaultSeconds: 21600, maxSeconds: 86400 });
     expect(c.limits.topicsDefaultLimit).toBe(50);
     expect(c.allowPrivateNetwork).toBe(false);
+    expect(c.embeddings.threads).toBe(1);
     expect(Object.isFrozen(c.limits.lifetimes)).toBe(true);
   });
   it('reads settings and treats empty strings as unset', () => {
@@ -21,6 +22,10 @@ describe('loadConfig', () => {
     expect(c.rateLimits.reads).toBe(0);
     expect(c.adminToken).toBeUndefined();
     expect(c.registry.url).toBeUndefined();
+    const d = loadConfig({ EMBEDDINGS_THREADS: '4', SQLITE_VECTORS: 'scan' });
+    expect(d.embeddings.threads).toBe(4);
+    expect(d.database).toMatchObject({ kind: 'sqlite', vectors: 'scan' });
+    expect(() => loadConfig({ SQLITE_VECTORS: 'hnsw' })).toThrow(ConfigError);
   });
   it('lists every bad setting at once', () => {
     try {

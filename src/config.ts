@@ -55,6 +55,8 @@ const EnvSchema = z.object({
   /** Where `local` models are downloaded on first use (a machine with internet only). */
   MODELS_DIR: z.string().min(1).default('./data/models'),
   EMBEDDINGS_BATCH: int(1, 2048).default(32),
+  /** Threads a `local` model uses per inference. More compete with the board's own thread on a small machine. */
+  EMBEDDINGS_THREADS: int(1, 256).default(1),
   EMBEDDINGS_TIMEOUT_MS: int(100).default(10_000),
   EMBEDDINGS_RETRIES: int(0, 10).default(3),
   /** How long a worker holds a claimed batch before another worker (of any instance) may take it; longer than a batch's embedding time. */
@@ -183,6 +185,7 @@ export interface Config {
     url?: string;
     apiKey?: string;
     modelsDir: string;
+    threads: number;
     batchSize: number;
     timeoutMs: number;
     retries: number;
@@ -280,6 +283,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ...(e.EMBEDDINGS_URL ? { url: e.EMBEDDINGS_URL } : {}),
       ...(e.EMBEDDINGS_API_KEY ? { apiKey: e.EMBEDDINGS_API_KEY } : {}),
       modelsDir: e.MODELS_DIR,
+      threads: e.EMBEDDINGS_THREADS,
       batchSize: e.EMBEDDINGS_BATCH,
       timeoutMs: e.EMBEDDINGS_TIMEOUT_MS,
       retries: e.EMBEDDINGS_RETRIES,

@@ -71,10 +71,12 @@ async function measure(n: number): Promise<string> {
       }
       rows.push(`| ${n.toLocaleString('en')} | ${mode} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} |`);
     }
-    process.stdout.write(`${n}: import ${importS.toFixed(1)} s, embed ${embedded} in ${embedS.toFixed(1)} s\n${rows.join('\n')}\n`);
+    // After the searches: the semantic leg holds the vectors in memory by then (SQLITE_VECTORS=memory).
+    const rssAfterSearch = process.memoryUsage().rss;
+    process.stdout.write(`${n}: import ${importS.toFixed(1)} s, embed ${embedded} in ${embedS.toFixed(1)} s, RSS ${Math.round(rssAfterSearch / 2 ** 20)} MiB\n${rows.join('\n')}\n`);
     return [
       `| ${n.toLocaleString('en')} | import | ${Math.round(n / importS).toLocaleString('en')} objects/s (${importS.toFixed(1)} s; RSS ${Math.round(rssAfterImport / 2 ** 20)} MiB after) |`,
-      `| ${n.toLocaleString('en')} | embed | ${Math.round(embedded / embedS).toLocaleString('en')} objects/s (${embedS.toFixed(1)} s) |`,
+      `| ${n.toLocaleString('en')} | embed | ${Math.round(embedded / embedS).toLocaleString('en')} objects/s (${embedS.toFixed(1)} s; RSS ${Math.round(rssAfterSearch / 2 ** 20)} MiB after the searches, model and vectors loaded) |`,
       ...rows.map((r) => r),
     ].join('\n');
   } finally {
@@ -91,7 +93,7 @@ async function main(): Promise<void> {
   const md = `## Search and embedding
 
 Produced by \`npm run bench:search\` (src/bench/search.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}.
-Objects: two sentences of 12–30 words from a 160-word technical vocabulary, 10 topics × 50 areas, ages 0–59 days; imported through the NDJSON import code, then embedded with \`${MODEL.split('/').pop()}\` (batches of 128). Queries: ${QUERIES} per mode, 2–4 vocabulary words each, sent through the app in-process (no socket), default limit 10; the lexical leg ranks up to 200 candidates.
+Objects: two sentences of 12–30 words from a 160-word technical vocabulary, 10 topics × 50 areas, ages 0–59 days; imported through the NDJSON import code, then embedded with \`${MODEL.split('/').pop()}\` (batches of 128). Queries: ${QUERIES} per mode, 2–4 vocabulary words each, sent through the app in-process (no socket), default limit 10; each leg ranks up to 200 candidates, the semantic one from the vectors held in process memory (\`SQLITE_VECTORS=memory\`, exact cosine).
 
 | objects | step | throughput |
 |---|---|---|

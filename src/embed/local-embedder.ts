@@ -28,6 +28,8 @@ export class LocalEmbedder implements Embedder {
   constructor(
     private readonly modelRef: string,
     private readonly modelsDir: string,
+    /** onnxruntime's threads per inference; its default (one per core) spins against the board's own thread. */
+    private readonly threads = 1,
   ) {
     this.#folder = existsSync(modelRef) ? resolve(modelRef) : undefined;
     this.model = `local:${this.#folder ? basename(this.#folder) : modelRef}`;
@@ -55,7 +57,7 @@ export class LocalEmbedder implements Embedder {
         env.remoteHost = HUB;
         env.cacheDir = resolve(this.modelsDir);
       }
-      return (await pipeline('feature-extraction', id, { dtype: 'fp32' })) as unknown as Extractor;
+      return (await pipeline('feature-extraction', id, { dtype: 'fp32', session_options: { intraOpNumThreads: this.threads, interOpNumThreads: 1 } })) as unknown as Extractor;
     })().catch((err: unknown) => {
       this.#extractor = undefined;
       this.#failure = { at: Date.now(), error: err };

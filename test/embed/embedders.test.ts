@@ -24,6 +24,12 @@ describe('LocalEmbedder (transformers.js, offline potion-base-2M)', () => {
     expect(dot(pool!, bread!)).toBeLessThan(0.05);
   });
 
+  it('loads with more threads per inference (EMBEDDINGS_THREADS) and answers alike', async () => {
+    const texts = ['the database connection pool is exhausted', 'how to bake sourdough bread'];
+    const [one, two] = [await e.embed(texts), await new LocalEmbedder(POTION, '/nonexistent-models-dir', 2).embed(texts)];
+    one.forEach((v, i) => expect(Array.from(two[i]!)).toEqual(Array.from(v!).map((x) => expect.closeTo(x, 6))));
+  });
+
   it('answers null for empty or all-unknown text instead of NaN', async () => {
     const [empty, snowmen, word] = await e.embed(['', '☃☃', 'database']);
     expect(empty).toBeNull();
