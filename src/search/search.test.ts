@@ -1,0 +1,68 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { ManualClock } from '../clock.js';
+import { loadConfig } from '../config.js';
+import { createLogger } from '../log.js';
+import type { NewObject } from '../ports/object-store.js';
+import type { Store } from '../ports/store.js';
+import { SqliteStore } from '../store/sqlite/sqlite-store.js';
+import { Searcher } from './search.js';
+
+const T0 = Date.UTC(2026, 0, 1);
+const limits = loadConfig({}).limits;
+let store: SqliteStore;
+const clock = new ManualClock(T0);
+const live = () => ({ now: clock.now(), disputeMinContradictions: limits.disputeMinContradictions });
+
+const row = (n: number, content: string): NewObject => ({
+  id: `01J0000000000000000000000${n}`,
+  type: 'finding',
+  title: '',
+  content,
+  topics: ['pool'],
+  sourceUrl: null,
+  parentId: null,
+  author: null,
+  createdAt: T0,
+  expiresAt: T0 + 86_400_000,
+  injectionSuspected: false,
+  dedupeKey: `k${n}`,
+});
+
+function searcher(s: Store) {
+  return new Searcher({ store: s, clock, limits, log: createLogger('silent'), embedder: null, semanticBudgetMs: 100, topicCounts: (l, slugs) => s.objects.topicCounts(l, slugs) });
+}
+
+beforeEach(async () => {
+  store = new SqliteStore(':memory:');
+  await store.migrate();
+  for (const [n, content] of [
+    [1, 'connection pool exhausted'],
+    [2, 'the connection pool was exhausted again'],
+    [3, 'exhausted: every connection in the pool'],
+  ] as const)
+    await store.objects.insert(row(n, content), live());
+});
+afterEach(() => store.close());
+
+it('reads the page in full after ranking, passing over an object hidden in between for the next one', async () => {
+  const q = { q: 'connection pool exhausted', mode: 'lexical' as const, limit: 2 };
+  const ranked = (await searcher(store).search({ ...q, limit: 3 })).hits.map((h) => h.object.id);
+  expect(ranked).toHaveLength(3);
+  // Hidden after the candidates were ranked, before the page is read.
+  const racing: Store = Object.create(store, {
+    search: {
+      value: {
+        lexical: async (lq: Parameters<Store['search']['lexical']>[0]) => {
+          const hits = await store.search.lexical(lq);
+          await store.objects.setHidden(ranked[0]!, true, live());
+          return hits;
+        },
+        semantic: store.search.semantic.bind(store.search),
+      },
+    },
+  });
+  const { hits } = await searcher(racing).search(q);
+  expect(hits.map((h) => h.object.id)).toEqual([ranked[1], ranked[2]]);
+  expect(hits.every((h) => !h.object.hidden)).toBe(true);
+  expect(hits[0]!.score).toBe(1);
+});
