@@ -3,6 +3,7 @@
  * No other module reads `process.env`. Every limit from decisions.md is a setting here, with
  * the decided value as its default. The README's configuration table mirrors this file.
  */
+import type { VectorIndexSettings } from './store/vector-memory.js';
 import { z } from 'zod';
 import type { BoardLimits } from './domain/limits.js';
 import { BUNDLED_MODEL } from './paths.js';
@@ -42,6 +43,10 @@ const EnvSchema = z.object({
   DATABASE_POOL_SIZE: int(1, 1000).default(10),
   /** How long a PostgreSQL query waits for a connection before failing (503). */
   DATABASE_CONNECT_TIMEOUT_MS: int(100).default(5000),
+  /** Vectors held in process memory: from this many of one model on, a query scores only the nearest lists (an approximate index). */
+  VECTORS_APPROXIMATE_FROM: int(1).default(100_000),
+  /** Lists (of 256) such a query scores: more finds more of the exact nearest, at more cost. */
+  VECTORS_PROBES: int(1, 256).default(96),
   /** PostgreSQL: `auto` uses pgvector when it can be installed, else vectors in each process's memory; `memory` always. */
   VECTOR_INDEX: z.enum(['auto', 'memory']).default('auto'),
   REDIS_URL: z.string().url().optional(),
@@ -175,8 +180,8 @@ export interface Config {
   host: string;
   baseUrl: string | undefined;
   database:
-    | { kind: 'sqlite'; path: string; busyTimeoutMs: number; groupCommitMax: number; vectors: 'memory' | 'scan' }
-    | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutMs: number; vectorIndex: 'auto' | 'memory' };
+    | { kind: 'sqlite'; path: string; busyTimeoutMs: number; groupCommitMax: number; vectors: 'memory' | 'scan'; memoryIndex: VectorIndexSettings }
+    | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutMs: number; vectorIndex: 'auto' | 'memory'; memoryIndex: VectorIndexSettings };
   redisUrl: string | undefined;
   redisPrefix: string;
   embeddings: {
@@ -267,9 +272,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const e = parsed.data;
+  const memoryIndex: VectorIndexSettings = { approximateFrom: e.VECTORS_APPROXIMATE_FROM, probes: e.VECTORS_PROBES };
   const database = e.DATABASE_URL.startsWith('sqlite:')
-    ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('sqlite:'.length) || ':memory:', busyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS, groupCommitMax: e.SQLITE_GROUP_COMMIT_MAX, vectors: e.SQLITE_VECTORS } as const)
-    : ({ kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, vectorIndex: e.VECTOR_INDEX } as const);
+    ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('sqlite:'.length) || ':memory:', busyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS, groupCommitMax: e.SQLITE_GROUP_COMMIT_MAX, vectors: e.SQLITE_VECTORS, memoryIndex } as const)
+    : ({ kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, vectorIndex: e.VECTOR_INDEX, memoryIndex } as const);
   const config: Config = {
     port: e.PORT,
     host: e.HOST,

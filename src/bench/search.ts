@@ -7,8 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { buildBoard } from '../compose.js';
-import { loadConfig } from '../config.js';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { buildBoard, openEmbedder, type Board$ } from '../compose.js';
+import { loadConfig, type Config } from '../config.js';
+import { SqliteScanVectors } from '../store/sqlite/sqlite-vectors.js';
+import { LISTS } from '../store/vector-lists.js';
 import { createLogger } from '../log.js';
 import { BUNDLED_MODEL, PACKAGE_ROOT } from '../paths.js';
 import { importNdjson } from '../transfer/ndjson-import.js';
@@ -18,6 +22,7 @@ import { sentence, VOCABULARY } from './vocabulary.js';
 const MODEL = process.env.BENCH_MODEL ?? BUNDLED_MODEL;
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
+const RECALL_QUERIES = 30;
 const TOPICS = ['postgres', 'redis', 'sqlite', 'kubernetes', 'node', 'python', 'mcp', 'auth', 'docker', 'terraform'];
 
 const percentile = (xs: number[], p: number) => {
@@ -37,6 +42,29 @@ function* objects(n: number, now: number): Generator<string> {
       contradiction_count: i % 11 === 0 ? 1 : 0,
     })}\n`;
   }
+}
+
+/**
+ * Recall@10 of the board's semantic leg (as the searcher asks it: all candidates, the best ten
+ * kept) against the exact nearest ten, from the store's own exact scan (SQLITE_VECTORS=scan)
+ * over the same file.
+ */
+async function semanticRecall(board: Board$, config: Config, path: string, queries: string[]): Promise<number> {
+  const embedder = openEmbedder(config)!;
+  const db = new Database(path, { readonly: true });
+  sqliteVec.load(db);
+  const exact = new SqliteScanVectors((text) => db.prepare(text));
+  const live = { now: board.services.clock.now(), disputeMinContradictions: config.limits.disputeMinContradictions };
+  let found = 0;
+  for (const q of queries) {
+    const [vector] = await embedder.embed([q]);
+    const ask = { live, vector: vector!, model: embedder.model, limit: config.limits.search.candidates };
+    const want = (await exact.nearest({ ...ask, limit: 10 })).map((h) => h.id);
+    const got = new Set((await board.services.store.search.semantic(ask)).slice(0, 10).map((h) => h.id));
+    found += want.filter((id) => got.has(id)).length;
+  }
+  db.close();
+  return found / (queries.length * 10);
 }
 
 async function measure(n: number): Promise<string> {
@@ -60,12 +88,12 @@ async function measure(n: number): Promise<string> {
     const embedded = await board.worker!.drain();
     const embedS = (performance.now() - t) / 1000;
     const rows: string[] = [];
+    const query = (i: number) => Array.from({ length: 2 + (i % 3) }, (_, k) => VOCABULARY[(i * 31 + k * 17) % VOCABULARY.length]).join(' ');
     for (const mode of ['lexical', 'hybrid'] as const) {
       const times: number[] = [];
       for (let i = 0; i < QUERIES; i++) {
-        const words = Array.from({ length: 2 + (i % 3) }, (_, k) => VOCABULARY[(i * 31 + k * 17) % VOCABULARY.length]).join(' ');
         const started = performance.now();
-        const res = await board.app.request(`/search?q=${encodeURIComponent(words)}&mode=${mode}`);
+        const res = await board.app.request(`/search?q=${encodeURIComponent(query(i))}&mode=${mode}`);
         await res.arrayBuffer();
         times.push(performance.now() - started);
       }
@@ -73,10 +101,12 @@ async function measure(n: number): Promise<string> {
     }
     // After the searches: the semantic leg holds the vectors in memory by then (SQLITE_VECTORS=memory).
     const rssAfterSearch = process.memoryUsage().rss;
-    process.stdout.write(`${n}: import ${importS.toFixed(1)} s, embed ${embedded} in ${embedS.toFixed(1)} s, RSS ${Math.round(rssAfterSearch / 2 ** 20)} MiB\n${rows.join('\n')}\n`);
+    const recall = await semanticRecall(board, config, join(dir, 'b.db'), Array.from({ length: RECALL_QUERIES }, (_, i) => query(i)));
+    process.stdout.write(`${n}: import ${importS.toFixed(1)} s, embed ${embedded} in ${embedS.toFixed(1)} s, RSS ${Math.round(rssAfterSearch / 2 ** 20)} MiB, recall@10 ${recall.toFixed(3)}\n${rows.join('\n')}\n`);
     return [
       `| ${n.toLocaleString('en')} | import | ${Math.round(n / importS).toLocaleString('en')} objects/s (${importS.toFixed(1)} s; RSS ${Math.round(rssAfterImport / 2 ** 20)} MiB after) |`,
       `| ${n.toLocaleString('en')} | embed | ${Math.round(embedded / embedS).toLocaleString('en')} objects/s (${embedS.toFixed(1)} s; RSS ${Math.round(rssAfterSearch / 2 ** 20)} MiB after the searches, model and vectors loaded) |`,
+      `| ${n.toLocaleString('en')} | semantic recall@10 | ${recall.toFixed(3)} against the exact scan (${RECALL_QUERIES} queries; ${n >= config.database.memoryIndex.approximateFrom ? `approximate index, ${config.database.memoryIndex.probes} of ${LISTS} lists probed` : 'every vector scored'}) |`,
       ...rows.map((r) => r),
     ].join('\n');
   } finally {
@@ -88,8 +118,8 @@ async function measure(n: number): Promise<string> {
 async function main(): Promise<void> {
   const sections: { size: number; text: string }[] = [];
   for (const n of SIZES) sections.push({ size: n, text: await measure(n) });
-  const through = sections.map((s) => s.text.split('\n').slice(0, 2).map((l) => l.replace(/^\| ([\d,]+) \| (\w+) \| (.*) \|$/, '| $1 | $2 | $3 |')).join('\n')).join('\n');
-  const latency = sections.map((s) => s.text.split('\n').slice(2).join('\n')).join('\n');
+  const through = sections.map((s) => s.text.split('\n').slice(0, 3).map((l) => l.replace(/^\| ([\d,]+) \| (\w+) \| (.*) \|$/, '| $1 | $2 | $3 |')).join('\n')).join('\n');
+  const latency = sections.map((s) => s.text.split('\n').slice(3).join('\n')).join('\n');
   const md = `## Search and embedding
 
 Produced by \`npm run bench:search\` (src/bench/search.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}.

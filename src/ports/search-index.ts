@@ -54,6 +54,10 @@ export interface SemanticHit extends CandidateFacts {
 export interface SearchIndex {
   /** Full-text candidates over live objects (title > topics > content), best first. */
   lexical(q: LexicalQuery): Promise<LexicalHit[]>;
-  /** Exact nearest live objects by cosine similarity under the filters, best first; none without vectors. */
+  /**
+   * The nearest live objects by cosine similarity under the filters, best first by the exact
+   * similarity; none without vectors. Which objects are nearest may be approximate on a large
+   * board (an approximate index: the store says so in `capabilities`, with its recall measured).
+   */
   semantic(q: SemanticQuery): Promise<SemanticHit[]>;
 }

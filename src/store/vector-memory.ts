@@ -7,6 +7,7 @@
  */
 import type { SemanticHit, SemanticQuery } from '../ports/search-index.js';
 import { toCandidate, type CandidateColumns } from './object-columns.js';
+import { LISTS, VectorLists } from './vector-lists.js';
 
 /** Unit length (cosine similarity is then a dot product); a zero vector stays zero. */
 function unit(v: ArrayLike<number>): Float32Array {
@@ -23,17 +24,51 @@ function unit(v: ArrayLike<number>): Float32Array {
 /** A float32 vector stored as bytes (SQLite BLOB); copied, since a Buffer's offset may not be aligned. */
 export const blobVector = (b: Uint8Array): Float32Array => new Float32Array(Uint8Array.from(b).buffer);
 
-/** Every vector of one model: about 4 × dimension + 60 bytes per object. */
+/** When the vectors of one model are scored through the approximate index (vector-lists.ts). */
+export interface VectorIndexSettings {
+  /** From this many vectors of a model on, a query scores only the nearest lists' vectors. */
+  approximateFrom: number;
+  /** How many lists (of LISTS) a query scores. */
+  probes: number;
+}
+
+export const DEFAULT_VECTOR_INDEX: VectorIndexSettings = { approximateFrom: 100_000, probes: 96 };
+
+/** Scores of some slots (all of them when `slots` is null), to be read before the vectors change. */
+interface Scored {
+  slots: Int32Array | null;
+  sims: Float32Array;
+  count: number;
+  seqs: readonly number[];
+}
+
+/**
+ * Every vector of one model, each kept as one signed byte per dimension with its own scale:
+ * about dimension + 100 bytes per object, a quarter of float32's. The similarities it answers
+ * are within about 0.001 of the exact ones (to rank the nearest); nearestLive re-ranks what it
+ * returns by the exact vectors, which the database reads with the candidates. From
+ * `approximateFrom` vectors on, the first slice comes from the lists of an inverted file
+ * (vector-lists.ts), learnt then and again each time the vectors have doubled.
+ */
 export class ModelVectors {
   #dim = 0;
   #seqs: number[] = [];
-  #data = new Float32Array(0);
+  #codes = new Int8Array(0);
+  #scales = new Float32Array(0);
+  #listOf = new Uint16Array(0);
   readonly #at = new Map<number, number>();
-  /** Moves with every change: an ordering computed before a change no longer maps to seqs. */
-  #version = 0;
+  #lists: VectorLists | null = null;
+  /** How many vectors there were when the lists were learnt. */
+  #listsFor = 0;
+  constructor(private readonly index: VectorIndexSettings = DEFAULT_VECTOR_INDEX) {}
 
   get size(): number {
     return this.#seqs.length;
+  }
+
+  /** Whether the next query's first slice comes from the approximate index. */
+  get approximate(): boolean {
+    return this.size >= this.index.approximateFrom;
   }
 
   put(seq: number, embedding: ArrayLike<number>): void {
@@ -44,14 +79,15 @@ export class ModelVectors {
     if (i === undefined) {
       i = this.#seqs.push(seq) - 1;
       this.#at.set(seq, i);
-      if (this.#data.length < this.#seqs.length * this.#dim) {
-        const grown = new Float32Array(Math.max(this.#dim * 1024, this.#data.length * 2));
-        grown.set(this.#data);
-        this.#data = grown;
-      }
+      if (this.#scales.length < this.#seqs.length) this.#grow(Math.max(1024, this.#scales.length * 2));
     }
-    this.#data.set(unit(embedding), i * this.#dim);
-    this.#version++;
+    const u = unit(embedding);
+    let max = 0;
+    for (const x of u) max = Math.max(max, Math.abs(x));
+    const scale = max / 127;
+    for (let d = 0; d < this.#dim; d++) this.#codes[i * this.#dim + d] = scale > 0 ? Math.round(u[d]! / scale) : 0;
+    this.#scales[i] = scale;
+    if (this.#lists) this.#listOf[i] = this.#lists.assign(u);
   }
 
   remove(seq: number): void {
@@ -60,48 +96,120 @@ export class ModelVectors {
     // Move the last vector into the hole.
     const last = this.#seqs.length - 1;
     const lastSeq = this.#seqs[last]!;
-    this.#data.copyWithin(i * this.#dim, last * this.#dim, (last + 1) * this.#dim);
+    this.#codes.copyWithin(i * this.#dim, last * this.#dim, (last + 1) * this.#dim);
+    this.#scales[i] = this.#scales[last]!;
+    this.#listOf[i] = this.#listOf[last]!;
     this.#seqs[i] = lastSeq;
     this.#at.set(lastSeq, i);
     this.#seqs.pop();
     this.#at.delete(seq);
-    this.#version++;
   }
 
   /**
-   * Seqs with their cosine similarity to `query`, nearest first (ties by seq), in growing
-   * slices: the first `first`, then four times as many each time the caller asks for more.
-   * Only the first slice is selected without sorting everything.
+   * Seqs with their (approximate) cosine similarity to `query`, nearest first (ties by seq),
+   * in growing slices: the first `first`, then four times as many each time the caller asks
+   * for more. The first slice is selected without sorting everything, and from the nearest
+   * lists once the index answers; later slices score every vector.
    */
   *nearest(query: Float32Array, first: number): Generator<{ seq: number; similarity: number }[]> {
     if (this.size === 0 || query.length !== this.#dim) return;
     const q = unit(query);
-    let { sims, seqs, version } = this.#score(q);
-    const better = (a: number, b: number) => sims[a]! > sims[b]! || (sims[a] === sims[b] && seqs[a]! < seqs[b]!);
-    const top = topIndices(sims.length, Math.max(1, first), better);
     const given = new Set<number>();
-    const slice = (idx: Iterable<number>) => Array.from(idx, (i) => (given.add(seqs[i]!), { seq: seqs[i]!, similarity: sims[i]! }));
-    yield slice(top);
-    if (top.length >= sims.length) return;
-    // More were wanted (filters passed over many): order the rest, from a fresh score if the
-    // vectors changed while the caller was away.
-    if (version !== this.#version) ({ sims, seqs, version } = this.#score(q));
-    const rest = [...sims.keys()].filter((i) => !given.has(seqs[i]!)).sort((a, b) => sims[b]! - sims[a]! || seqs[a]! - seqs[b]!);
-    for (let from = 0, size = top.length * 4; from < rest.length; from += size, size *= 4) yield slice(rest.slice(from, from + size));
+    const slice = (s: Scored, at: Iterable<number>) =>
+      Array.from(at, (j) => {
+        const seq = s.seqs[s.slots ? s.slots[j]! : j]!;
+        given.add(seq);
+        return { seq, similarity: s.sims[j]! };
+      });
+    const s = this.#score(q, true);
+    const better = (a: number, b: number) => s.sims[a]! > s.sims[b]! || (s.sims[a] === s.sims[b] && s.seqs[s.slots ? s.slots[a]! : a]! < s.seqs[s.slots ? s.slots[b]! : b]!);
+    const top = topIndices(s.count, Math.max(1, first), better);
+    yield slice(s, top);
+    if (given.size >= this.size) return;
+    // More were wanted (filters passed over many): order the rest, scored afresh over every
+    // vector (the vectors may also have changed while the caller was away).
+    const all = this.#score(q, false);
+    const rest = [...all.sims.keys()].filter((i) => !given.has(all.seqs[i]!)).sort((a, b) => all.sims[b]! - all.sims[a]! || all.seqs[a]! - all.seqs[b]!);
+    for (let from = 0, size = top.length * 4; from < rest.length; from += size, size *= 4) yield slice(all, rest.slice(from, from + size));
   }
 
-  #score(q: Float32Array): { sims: Float32Array; seqs: readonly number[]; version: number } {
+  #grow(rows: number): void {
+    const codes = new Int8Array(rows * this.#dim);
+    codes.set(this.#codes);
+    const scales = new Float32Array(rows);
+    scales.set(this.#scales);
+    const listOf = new Uint16Array(rows);
+    listOf.set(this.#listOf);
+    [this.#codes, this.#scales, this.#listOf] = [codes, scales, listOf];
+  }
+
+  /** The i-th vector as stored (unit length, to within a byte per dimension). */
+  #read(i: number, out: Float32Array): void {
+    const off = i * this.#dim;
+    for (let d = 0; d < this.#dim; d++) out[d] = this.#codes[off + d]! * this.#scales[i]!;
+  }
+
+  /** The lists, learnt now if there are none yet or the vectors have doubled since; null below `approximateFrom`. */
+  #currentLists(): VectorLists | null {
+    if (!this.approximate) return null;
+    if (!this.#lists || this.size >= 2 * this.#listsFor) {
+      const lists = VectorLists.train(this.size, this.#dim, (i, out) => this.#read(i, out));
+      const v = new Float32Array(this.#dim);
+      for (let i = 0; i < this.size; i++) {
+        this.#read(i, v);
+        this.#listOf[i] = lists.assign(v);
+      }
+      [this.#lists, this.#listsFor] = [lists, this.size];
+    }
+    return this.#lists;
+  }
+
+  /** Scores every vector, or (`probed`, once the index answers) those of the nearest lists. */
+  #score(q: Float32Array, probed: boolean): Scored {
     const n = this.#seqs.length;
     const dim = this.#dim;
-    const data = this.#data;
-    const sims = new Float32Array(n);
-    for (let i = 0, off = 0; i < n; i++, off += dim) {
+    const codes = this.#codes;
+    const scales = this.#scales;
+    const lists = probed ? this.#currentLists() : null;
+    const sim = (i: number) => {
       let dot = 0;
-      for (let d = 0; d < dim; d++) dot += data[off + d]! * q[d]!;
-      sims[i] = dot;
+      for (let d = 0, off = i * dim; d < dim; d++) dot += codes[off + d]! * q[d]!;
+      return dot * scales[i]!;
+    };
+    if (!lists) {
+      const sims = new Float32Array(n);
+      for (let i = 0; i < n; i++) sims[i] = sim(i);
+      return { slots: null, sims, count: n, seqs: this.#seqs };
     }
-    return { sims, seqs: this.#seqs.slice(), version: this.#version };
+    const wanted = lists.nearestLists(q, this.index.probes);
+    const listOf = this.#listOf;
+    let slots = new Int32Array(Math.ceil((n * this.index.probes) / LISTS) * 2 + 64);
+    let sims = new Float32Array(slots.length);
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      if (wanted[listOf[i]!] === 0) continue;
+      if (count === slots.length) {
+        const [s2, m2] = [new Int32Array(count * 2), new Float32Array(count * 2)];
+        s2.set(slots);
+        m2.set(sims);
+        [slots, sims] = [s2, m2];
+      }
+      slots[count] = i;
+      sims[count++] = sim(i);
+    }
+    return { slots, sims, count, seqs: this.#seqs };
   }
+}
+
+/** Cosine similarity of a unit query and any vector (0 for a zero vector). */
+function cosine(unitQuery: Float32Array, v: ArrayLike<number>): number {
+  let dot = 0;
+  let norm = 0;
+  for (let d = 0; d < unitQuery.length; d++) {
+    dot += unitQuery[d]! * v[d]!;
+    norm += v[d]! * v[d]!;
+  }
+  return norm > 0 ? dot / Math.sqrt(norm) : 0;
 }
 
 /** The best `k` of indices 0..n-1 by `better`, best first: a bounded heap, O(n log k). */
@@ -143,26 +251,27 @@ export function topIndices(n: number, k: number, better: (a: number, b: number) 
 }
 
 /**
- * The nearest `q.limit` that are live and pass the filters, nearest first: slices of the
- * nearest go to the database (`liveAmong`, by seq) until enough pass.
+ * The nearest `q.limit` that are live and pass the filters, nearest first by exact cosine
+ * similarity: slices of the nearest go to the database (`liveAmong`, by seq, answering each
+ * live row with its stored vector) until enough pass.
  */
 export async function nearestLive(
   vectors: ModelVectors,
   q: SemanticQuery,
-  liveAmong: (seqs: number[]) => Promise<Map<number, CandidateColumns>>,
+  liveAmong: (seqs: number[]) => Promise<Map<number, CandidateColumns & { seq: number; embedding: ArrayLike<number> }>>,
 ): Promise<SemanticHit[]> {
-  const hits: SemanticHit[] = [];
+  const found: { seq: number; hit: SemanticHit }[] = [];
+  const u = unit(q.vector);
   // Most of the nearest are live and pass: a quarter more than asked usually suffices, and each
-  // seq read costs the database a row lookup.
+  // seq read costs the database a row lookup. The margin also covers the approximate order.
   for (const slice of vectors.nearest(q.vector, Math.ceil(q.limit * 1.25) + 16)) {
-    const found = await liveAmong(slice.map((s) => s.seq));
-    for (const s of slice) {
-      const row = found.get(s.seq);
-      if (row && hits.length < q.limit) hits.push(toCandidate(row, { similarity: s.similarity }));
-    }
-    if (hits.length >= q.limit) break;
+    for (const row of (await liveAmong(slice.map((s) => s.seq))).values()) found.push({ seq: row.seq, hit: toCandidate(row, { similarity: cosine(u, row.embedding) }) });
+    if (found.length >= q.limit) break;
   }
-  return hits;
+  return found
+    .sort((a, b) => b.hit.similarity - a.hit.similarity || a.seq - b.seq)
+    .slice(0, q.limit)
+    .map((f) => f.hit);
 }
 
 /**

@@ -24,6 +24,7 @@ import { one, run } from './pg-rows.js';
 import { PgSearchIndex } from './pg-search-index.js';
 import type { PgRoot, PgSession } from './pg-session.js';
 import { MemoryVectors, PgvectorLeg, type VectorMode } from './pg-vectors.js';
+import type { VectorIndexSettings } from '../vector-memory.js';
 import { PgVotes } from './pg-votes.js';
 
 export interface PgStoreOptions {
@@ -32,6 +33,8 @@ export interface PgStoreOptions {
    * memory; `memory`: always in memory.
    */
   vectorIndex?: 'auto' | 'memory';
+  /** The vectors held in memory (without pgvector): when their approximate index answers. */
+  memoryIndex?: VectorIndexSettings;
 }
 
 /** Deadlocks and serialization failures: the transaction may simply be run again. */
@@ -98,7 +101,7 @@ export class PgStore implements Store {
       }
       return this.#opts.vectorIndex === 'memory' ? null : await installPgvector(tx);
     });
-    this.#leg ??= pgvector ? new PgvectorLeg(this.#db, pgvector) : new MemoryVectors(this.#db);
+    this.#leg ??= pgvector ? new PgvectorLeg(this.#db, pgvector) : new MemoryVectors(this.#db, this.#opts.memoryIndex);
   }
 
   #vectorMode(): VectorMode {

@@ -7,10 +7,9 @@
  *   them in memory (MemoryVectors), kept current through LISTEN/NOTIFY; the database still
  *   applies the live rule and the filters to the nearest candidates.
  */
-import type { LiveCriteria } from '../../domain/model.js';
 import type { SemanticHit, SemanticQuery } from '../../ports/search-index.js';
 import { CANDIDATE_COLUMNS, toCandidate, type CandidateColumns } from '../object-columns.js';
-import { applyRows, ModelVectors, nearestLive } from '../vector-memory.js';
+import { applyRows, DEFAULT_VECTOR_INDEX, ModelVectors, nearestLive, type VectorIndexSettings } from '../vector-memory.js';
 import { addFilters, all, liveParams, liveSql, type Params } from './pg-rows.js';
 import type { PgRoot, PgSession } from './pg-session.js';
 
@@ -25,12 +24,16 @@ const indexName = (model: string, dim: number) => {
   return `object_vectors_hnsw_${h.toString(36)}_${dim}`;
 };
 
-/** Live objects among `seqs` that pass the filters, by seq. */
-async function liveAmong(db: PgSession, seqs: number[], q: { live: LiveCriteria; types?: readonly string[] | undefined; topics?: readonly string[] | undefined }) {
-  const params: Params = { ...liveParams(q.live), seqs };
+/** Live objects among `seqs` that pass the filters, with their stored vector of the model, by seq. */
+async function liveAmong(db: PgSession, seqs: number[], q: SemanticQuery) {
+  const params: Params = { ...liveParams(q.live), seqs, model: q.model };
   const where = ['o.seq = ANY(@seqs::bigint[])', liveSql('o')];
   addFilters(q, where, params);
-  const rows = await all<CandidateColumns & { seq: number }>(db, `SELECT o.seq, ${CANDIDATE_COLUMNS} FROM objects o WHERE ${where.join(' AND ')}`, params);
+  const rows = await all<CandidateColumns & { seq: number; embedding: number[] }>(
+    db,
+    `SELECT o.seq, ${CANDIDATE_COLUMNS}, v.embedding FROM objects o JOIN object_vectors v ON v.seq = o.seq AND v.model = @model WHERE ${where.join(' AND ')}`,
+    params,
+  );
   return new Map(rows.map((r) => [r.seq, r]));
 }
 
@@ -103,7 +106,10 @@ export class MemoryVectors {
   #pending = new Set<number>();
   #flushing: Promise<void> | null = null;
 
-  constructor(private readonly db: PgRoot) {}
+  constructor(
+    private readonly db: PgRoot,
+    private readonly index: VectorIndexSettings = DEFAULT_VECTOR_INDEX,
+  ) {}
 
   async nearest(q: SemanticQuery): Promise<SemanticHit[]> {
     const m = await this.#load(q.model);
@@ -154,7 +160,7 @@ export class MemoryVectors {
   }
 
   async #read(model: string): Promise<ModelVectors> {
-    const m = new ModelVectors();
+    const m = new ModelVectors(this.index);
     let after = 0;
     for (;;) {
       const rows = await all<{ seq: number; embedding: number[] }>(

@@ -26,6 +26,7 @@ import { SqliteObjects } from './sqlite-objects.js';
 import { SqliteRegistry } from './sqlite-registry.js';
 import { SqliteSearchIndex } from './sqlite-search-index.js';
 import { SqliteMemoryVectors, SqliteScanVectors, type SqliteVectorLeg, type SqliteVectorMode } from './sqlite-vectors.js';
+import type { VectorIndexSettings } from '../vector-memory.js';
 import { SqliteVotes } from './sqlite-votes.js';
 
 /** How stale another process's commit may be to changeMark(): a millisecond, as a NOTIFY takes between PostgreSQL instances. */
@@ -53,7 +54,7 @@ export class SqliteStore implements Store {
    * `:memory:`. The instance returned, and each half, waits at the write gate and maps
    * busy-database errors to `unavailable` (busy.ts).
    */
-  constructor(path: string, opts: { busyTimeoutMs?: number; groupCommitMax?: number; vectors?: SqliteVectorMode } = {}) {
+  constructor(path: string, opts: { busyTimeoutMs?: number; groupCommitMax?: number; vectors?: SqliteVectorMode; memoryIndex?: VectorIndexSettings } = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.#db = new Database(path);
     // busy_timeout first, so the pragmas below already wait instead of failing on a busy file.
@@ -66,7 +67,7 @@ export class SqliteStore implements Store {
     let leg: SqliteVectorLeg | null = null;
     let vectors: StoreCapabilities['vectors'];
     if ((opts.vectors ?? 'memory') === 'memory') {
-      leg = new SqliteMemoryVectors(this.#db, sql);
+      leg = new SqliteMemoryVectors(this.#db, sql, opts.memoryIndex);
       vectors = { available: true, answeredBy: 'process-memory' };
     } else {
       try {

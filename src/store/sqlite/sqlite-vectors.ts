@@ -4,13 +4,13 @@
  *   keeps them current from `vector_changes`, a log that triggers on `object_vectors` fill,
  *   read before each query: one index range read that also brings other processes' writes.
  * - `scan`: sqlite-vec's exact cosine distance over the filtered rows, for a board that would
- *   rather not hold its vectors in memory (about 4 × dimension + 60 bytes per object).
+ *   rather not hold its vectors in memory (about dimension + 100 bytes per object).
  * Either way the database applies the live rule and the filters.
  */
 import type Database from 'better-sqlite3';
 import type { SemanticHit, SemanticQuery } from '../../ports/search-index.js';
 import { CANDIDATE_COLUMNS, toCandidate, type CandidateColumns } from '../object-columns.js';
-import { applyRows, blobVector, ModelVectors, nearestLive } from '../vector-memory.js';
+import { applyRows, blobVector, DEFAULT_VECTOR_INDEX, ModelVectors, nearestLive, type VectorIndexSettings } from '../vector-memory.js';
 import { addFilters, limitSql, liveParams, liveSql, type Sql } from './sqlite-rows.js';
 
 export type SqliteVectorMode = 'memory' | 'scan';
@@ -51,6 +51,7 @@ export class SqliteMemoryVectors implements SqliteVectorLeg {
   constructor(
     private readonly db: Database.Database,
     private readonly sql: Sql,
+    private readonly index: VectorIndexSettings = DEFAULT_VECTOR_INDEX,
   ) {}
 
   async nearest(q: SemanticQuery): Promise<SemanticHit[]> {
@@ -82,7 +83,7 @@ export class SqliteMemoryVectors implements SqliteVectorLeg {
     this.db.transaction(() => {
       this.#last = (this.sql('SELECT coalesce(max(id), 0) AS id FROM vector_changes').get() as { id: number }).id;
       for (const name of names) {
-        const m = new ModelVectors();
+        const m = new ModelVectors(this.index);
         for (const r of this.sql('SELECT seq, embedding FROM object_vectors WHERE model = ?').iterate(name) as IterableIterator<{ seq: number; embedding: Buffer }>) {
           m.put(r.seq, blobVector(r.embedding));
         }
@@ -91,13 +92,14 @@ export class SqliteMemoryVectors implements SqliteVectorLeg {
     })();
   }
 
-  async #liveAmong(seqs: number[], q: SemanticQuery): Promise<Map<number, CandidateColumns>> {
-    const params: Record<string, unknown> = { ...liveParams(q.live), seqs: JSON.stringify(seqs) };
+  async #liveAmong(seqs: number[], q: SemanticQuery): Promise<Map<number, CandidateColumns & { seq: number; embedding: Float32Array }>> {
+    const params: Record<string, unknown> = { ...liveParams(q.live), seqs: JSON.stringify(seqs), model: q.model };
     const where = [liveSql('o')];
     addFilters(q, where, params);
-    const rows = this.sql(`SELECT o.seq, ${CANDIDATE_COLUMNS} FROM json_each(@seqs) s JOIN objects o ON o.seq = s.value WHERE ${where.join(' AND ')}`).all(
-      params,
-    ) as (CandidateColumns & { seq: number })[];
-    return new Map(rows.map((r) => [r.seq, r]));
+    const rows = this.sql(
+      `SELECT o.seq, ${CANDIDATE_COLUMNS}, v.embedding FROM json_each(@seqs) s JOIN objects o ON o.seq = s.value
+       JOIN object_vectors v ON v.seq = o.seq AND v.model = @model WHERE ${where.join(' AND ')}`,
+    ).all(params) as (CandidateColumns & { seq: number; embedding: Buffer })[];
+    return new Map(rows.map((r) => [r.seq, { ...r, embedding: blobVector(r.embedding) }]));
   }
 }
