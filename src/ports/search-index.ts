@@ -56,8 +56,9 @@ export interface SearchIndex {
   lexical(q: LexicalQuery): Promise<LexicalHit[]>;
   /**
    * The nearest live objects by cosine similarity under the filters, best first by the exact
-   * similarity; none without vectors. Which objects are nearest may be approximate on a large
-   * board (an approximate index: the store says so in `capabilities`, with its recall measured).
+   * similarity; none without vectors. On a large board which objects are the nearest may come
+   * from an approximate index (pgvector's HNSW, or the lists of vectors held in memory), whose
+   * recall `npm run bench:search` measures.
    */
   semantic(q: SemanticQuery): Promise<SemanticHit[]>;
 }
