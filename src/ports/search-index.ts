@@ -55,10 +55,10 @@ export interface SearchIndex {
   /** Full-text candidates over live objects (title > topics > content), best first. */
   lexical(q: LexicalQuery): Promise<LexicalHit[]>;
   /**
-   * The nearest live objects by cosine similarity under the filters, best first by the exact
-   * similarity; none without vectors. On a large board which objects are the nearest may come
-   * from an approximate index (pgvector's HNSW, or the lists of vectors held in memory), whose
-   * recall `npm run bench:search` measures.
+   * The nearest live objects by cosine similarity under the filters, best first; none without
+   * vectors. Vectors held in memory as bytes answer similarities to within about 0.001, and on a
+   * large board the nearest may come from an approximate index (pgvector's HNSW, or the lists of
+   * the vectors held in memory), whose recall `npm run bench:search` measures.
    */
   semantic(q: SemanticQuery): Promise<SemanticHit[]>;
 }

@@ -45,8 +45,8 @@ interface Scored {
 /**
  * Every vector of one model, each kept as one signed byte per dimension with its own scale:
  * about dimension + 100 bytes per object, a quarter of float32's. The similarities it answers
- * are within about 0.001 of the exact ones (to rank the nearest); nearestLive re-ranks what it
- * returns by the exact vectors, which the database reads with the candidates. From
+ * are within about 0.001 of the exact cosine (reading the exact vectors back from the database
+ * to re-rank cost more than the whole scan on a small board). From
  * `approximateFrom` vectors on, the first slice comes from the lists of an inverted file
  * (vector-lists.ts), learnt then and again each time the vectors have doubled.
  */
@@ -171,14 +171,13 @@ export class ModelVectors {
     const codes = this.#codes;
     const scales = this.#scales;
     const lists = probed ? this.#currentLists() : null;
-    const sim = (i: number) => {
-      let dot = 0;
-      for (let d = 0, off = i * dim; d < dim; d++) dot += codes[off + d]! * q[d]!;
-      return dot * scales[i]!;
-    };
     if (!lists) {
       const sims = new Float32Array(n);
-      for (let i = 0; i < n; i++) sims[i] = sim(i);
+      for (let i = 0, off = 0; i < n; i++, off += dim) {
+        let dot = 0;
+        for (let d = 0; d < dim; d++) dot += codes[off + d]! * q[d]!;
+        sims[i] = dot * scales[i]!;
+      }
       return { slots: null, sims, count: n, seqs: this.#seqs };
     }
     const wanted = lists.nearestLists(q, this.index.probes);
@@ -194,22 +193,13 @@ export class ModelVectors {
         m2.set(sims);
         [slots, sims] = [s2, m2];
       }
+      let dot = 0;
+      for (let d = 0, off = i * dim; d < dim; d++) dot += codes[off + d]! * q[d]!;
       slots[count] = i;
-      sims[count++] = sim(i);
+      sims[count++] = dot * scales[i]!;
     }
     return { slots, sims, count, seqs: this.#seqs };
   }
-}
-
-/** Cosine similarity of a unit query and any vector (0 for a zero vector). */
-function cosine(unitQuery: Float32Array, v: ArrayLike<number>): number {
-  let dot = 0;
-  let norm = 0;
-  for (let d = 0; d < unitQuery.length; d++) {
-    dot += unitQuery[d]! * v[d]!;
-    norm += v[d]! * v[d]!;
-  }
-  return norm > 0 ? dot / Math.sqrt(norm) : 0;
 }
 
 /** The best `k` of indices 0..n-1 by `better`, best first: a bounded heap, O(n log k). */
@@ -251,27 +241,26 @@ export function topIndices(n: number, k: number, better: (a: number, b: number) 
 }
 
 /**
- * The nearest `q.limit` that are live and pass the filters, nearest first by exact cosine
- * similarity: slices of the nearest go to the database (`liveAmong`, by seq, answering each
- * live row with its stored vector) until enough pass.
+ * The nearest `q.limit` that are live and pass the filters, nearest first: slices of the
+ * nearest go to the database (`liveAmong`, by seq) until enough pass.
  */
 export async function nearestLive(
   vectors: ModelVectors,
   q: SemanticQuery,
-  liveAmong: (seqs: number[]) => Promise<Map<number, CandidateColumns & { seq: number; embedding: ArrayLike<number> }>>,
+  liveAmong: (seqs: number[]) => Promise<Map<number, CandidateColumns>>,
 ): Promise<SemanticHit[]> {
-  const found: { seq: number; hit: SemanticHit }[] = [];
-  const u = unit(q.vector);
+  const hits: SemanticHit[] = [];
   // Most of the nearest are live and pass: a quarter more than asked usually suffices, and each
-  // seq read costs the database a row lookup. The margin also covers the approximate order.
+  // seq read costs the database a row lookup.
   for (const slice of vectors.nearest(q.vector, Math.ceil(q.limit * 1.25) + 16)) {
-    for (const row of (await liveAmong(slice.map((s) => s.seq))).values()) found.push({ seq: row.seq, hit: toCandidate(row, { similarity: cosine(u, row.embedding) }) });
-    if (found.length >= q.limit) break;
+    const found = await liveAmong(slice.map((s) => s.seq));
+    for (const s of slice) {
+      const row = found.get(s.seq);
+      if (row && hits.length < q.limit) hits.push(toCandidate(row, { similarity: s.similarity }));
+    }
+    if (hits.length >= q.limit) break;
   }
-  return found
-    .sort((a, b) => b.hit.similarity - a.hit.similarity || a.seq - b.seq)
-    .slice(0, q.limit)
-    .map((f) => f.hit);
+  return hits;
 }
 
 /**

@@ -24,16 +24,12 @@ const indexName = (model: string, dim: number) => {
   return `object_vectors_hnsw_${h.toString(36)}_${dim}`;
 };
 
-/** Live objects among `seqs` that pass the filters, with their stored vector of the model, by seq. */
+/** Live objects among `seqs` that pass the filters, by seq. */
 async function liveAmong(db: PgSession, seqs: number[], q: SemanticQuery) {
-  const params: Params = { ...liveParams(q.live), seqs, model: q.model };
+  const params: Params = { ...liveParams(q.live), seqs };
   const where = ['o.seq = ANY(@seqs::bigint[])', liveSql('o')];
   addFilters(q, where, params);
-  const rows = await all<CandidateColumns & { seq: number; embedding: number[] }>(
-    db,
-    `SELECT o.seq, ${CANDIDATE_COLUMNS}, v.embedding FROM objects o JOIN object_vectors v ON v.seq = o.seq AND v.model = @model WHERE ${where.join(' AND ')}`,
-    params,
-  );
+  const rows = await all<CandidateColumns & { seq: number }>(db, `SELECT o.seq, ${CANDIDATE_COLUMNS} FROM objects o WHERE ${where.join(' AND ')}`, params);
   return new Map(rows.map((r) => [r.seq, r]));
 }
 

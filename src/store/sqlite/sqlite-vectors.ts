@@ -92,14 +92,13 @@ export class SqliteMemoryVectors implements SqliteVectorLeg {
     })();
   }
 
-  async #liveAmong(seqs: number[], q: SemanticQuery): Promise<Map<number, CandidateColumns & { seq: number; embedding: Float32Array }>> {
-    const params: Record<string, unknown> = { ...liveParams(q.live), seqs: JSON.stringify(seqs), model: q.model };
+  async #liveAmong(seqs: number[], q: SemanticQuery): Promise<Map<number, CandidateColumns>> {
+    const params: Record<string, unknown> = { ...liveParams(q.live), seqs: JSON.stringify(seqs) };
     const where = [liveSql('o')];
     addFilters(q, where, params);
-    const rows = this.sql(
-      `SELECT o.seq, ${CANDIDATE_COLUMNS}, v.embedding FROM json_each(@seqs) s JOIN objects o ON o.seq = s.value
-       JOIN object_vectors v ON v.seq = o.seq AND v.model = @model WHERE ${where.join(' AND ')}`,
-    ).all(params) as (CandidateColumns & { seq: number; embedding: Buffer })[];
-    return new Map(rows.map((r) => [r.seq, { ...r, embedding: blobVector(r.embedding) }]));
+    const rows = this.sql(`SELECT o.seq, ${CANDIDATE_COLUMNS} FROM json_each(@seqs) s JOIN objects o ON o.seq = s.value WHERE ${where.join(' AND ')}`).all(
+      params,
+    ) as (CandidateColumns & { seq: number })[];
+    return new Map(rows.map((r) => [r.seq, r]));
   }
 }
