@@ -35,7 +35,11 @@ import { APP_VERSION } from './version.js';
 export function openStore(config: Config): Store {
   const d = config.database;
   if (d.kind === 'sqlite') return new SqliteStore(d.path, { busyTimeoutMs: d.busyTimeoutMs, groupCommitMax: d.groupCommitMax, vectors: d.vectors, memoryIndex: d.memoryIndex });
-  return new PgStore(new PoolSession({ url: d.url, max: d.poolSize, connectTimeoutMs: d.connectTimeoutMs }), { vectorIndex: d.vectorIndex, memoryIndex: d.memoryIndex });
+  return new PgStore(new PoolSession({ url: d.url, max: d.poolSize, connectTimeoutMs: d.connectTimeoutMs }), {
+    vectorIndex: d.vectorIndex,
+    memoryIndex: d.memoryIndex,
+    groupCommit: d.groupCommit,
+  });
 }
 
 /**

@@ -41,6 +41,10 @@ const EnvSchema = z.object({
   SQLITE_VECTORS: z.enum(['memory', 'scan']).default('memory'),
   /** PostgreSQL connections each process opens at most. */
   DATABASE_POOL_SIZE: int(1, 1000).default(10),
+  /** Most write transactions PostgreSQL commits together (group commit); 1 commits each alone. */
+  PG_GROUP_COMMIT_MAX: int(1, 1000).default(32),
+  /** Group commits in flight at once per process, each on its own pooled connection. */
+  PG_GROUP_COMMIT_CONNECTIONS: int(1, 1000).default(2),
   /** How long a PostgreSQL query waits for a connection before failing (503). */
   DATABASE_CONNECT_TIMEOUT_MS: int(100).default(5000),
   /** Vectors held in process memory: from this many of one model on, a query scores only the nearest lists (an approximate index). */
@@ -181,7 +185,15 @@ export interface Config {
   baseUrl: string | undefined;
   database:
     | { kind: 'sqlite'; path: string; busyTimeoutMs: number; groupCommitMax: number; vectors: 'memory' | 'scan'; memoryIndex: VectorIndexSettings }
-    | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutMs: number; vectorIndex: 'auto' | 'memory'; memoryIndex: VectorIndexSettings };
+    | {
+        kind: 'postgres';
+        url: string;
+        poolSize: number;
+        connectTimeoutMs: number;
+        groupCommit: { maxBatch: number; connections: number };
+        vectorIndex: 'auto' | 'memory';
+        memoryIndex: VectorIndexSettings;
+      };
   redisUrl: string | undefined;
   redisPrefix: string;
   embeddings: {
@@ -275,7 +287,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const memoryIndex: VectorIndexSettings = { approximateFrom: e.VECTORS_APPROXIMATE_FROM, probes: e.VECTORS_PROBES };
   const database = e.DATABASE_URL.startsWith('sqlite:')
     ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('sqlite:'.length) || ':memory:', busyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS, groupCommitMax: e.SQLITE_GROUP_COMMIT_MAX, vectors: e.SQLITE_VECTORS, memoryIndex } as const)
-    : ({ kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, vectorIndex: e.VECTOR_INDEX, memoryIndex } as const);
+    : ({
+        kind: 'postgres',
+        url: e.DATABASE_URL,
+        poolSize: e.DATABASE_POOL_SIZE,
+        connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+        groupCommit: { maxBatch: e.PG_GROUP_COMMIT_MAX, connections: e.PG_GROUP_COMMIT_CONNECTIONS },
+        vectorIndex: e.VECTOR_INDEX,
+        memoryIndex,
+      } as const);
   const config: Config = {
     port: e.PORT,
     host: e.HOST,

@@ -2,7 +2,9 @@
  * The event log half of the PostgreSQL store. An append takes a transaction-scoped advisory
  * lock before it draws its seq, so appends commit in seq order from every instance: a reader
  * that sees seq n has every event before it too. NOTIFY, sent on commit, wakes every instance
- * (on the channel every write other instances must hear of uses: pg-changes.ts).
+ * (on the channel every write other instances must hear of uses: pg-changes.ts). Inside a
+ * transaction, appends wait in `pending` and the group commit writes a batch's together, last
+ * (pg-group-commit.ts), so the lock is held only from then until COMMIT.
  */
 import type { BoardEvent, NewEvent } from '../../domain/events.js';
 import type { EventLog } from '../../ports/event-log.js';
@@ -17,21 +19,17 @@ interface EventRow extends EventColumns {
 }
 
 export class PgEvents implements EventLog {
-  /** `root` listens; a transaction's half has none. */
   constructor(
     private readonly db: PgSession,
+    /** `root` listens; a transaction's half has none. */
     private readonly root?: PgRoot,
+    /** A transaction's appends, written by the group commit before COMMIT. */
+    private readonly pending?: NewEvent[],
   ) {}
 
   async append(e: NewEvent): Promise<void> {
-    // One statement: the lock is taken (the CTE is read) before the row, and its seq, is made.
-    await run(
-      this.db,
-      `WITH l AS (SELECT pg_advisory_xact_lock(hashtextextended('agentboard-events:' || current_schema(), 0))),
-       e AS (INSERT INTO events (kind, object_id, type, topics, thread_id, at) SELECT @kind, @objectId, @type, @topics, @threadId, @at FROM l)
-       SELECT ${NOTIFY_CHANGED}`,
-      { ...e, topics: e.topics },
-    );
+    if (this.pending) this.pending.push(e);
+    else await appendEvents(this.db, [e]);
   }
 
   async after(seq: number, limit: number): Promise<BoardEvent[]> {
@@ -65,4 +63,18 @@ export class PgEvents implements EventLog {
     // The hub's poll covers what a lost connection missed.
     return listenToChanges(this.root, { onPayload: onAppend });
   }
+}
+
+/** Appends `events` in their order, under the lock that orders appends from every instance. */
+export async function appendEvents(db: PgSession, events: readonly NewEvent[]): Promise<void> {
+  // One statement: the lock is taken (the CTE is read) before the rows, and their seqs, are made.
+  await run(
+    db,
+    `WITH l AS (SELECT pg_advisory_xact_lock(hashtextextended('agentboard-events:' || current_schema(), 0))),
+     e AS (INSERT INTO events (kind, object_id, type, topics, thread_id, at)
+       SELECT x->>'kind', x->>'objectId', x->>'type', ARRAY(SELECT jsonb_array_elements_text(x->'topics')), x->>'threadId', (x->>'at')::bigint
+       FROM l, jsonb_array_elements(@events::jsonb) WITH ORDINALITY AS j(x, n) ORDER BY n)
+     SELECT ${NOTIFY_CHANGED}`,
+    { events: JSON.stringify(events) },
+  );
 }

@@ -20,12 +20,7 @@ export class PgObjects implements ObjectStore {
   insert(o: NewObject, live: LiveCriteria): Promise<{ object: StoredObject; created: boolean }> {
     return this.db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`dedupe:${o.dedupeKey}`]);
-      const existing = await one<{ id: string }>(tx, `SELECT o.id FROM objects o WHERE o.dedupe_key = @key AND ${liveSql('o')} ORDER BY o.id LIMIT 1`, {
-        key: o.dedupeKey,
-        ...liveParams(live),
-      });
-      if (existing) return { object: (await getObjectRow(tx, existing.id, live))!, created: false };
-      return { object: await insertRow(tx, o, live, Date.now()), created: true };
+      return insertRow(tx, o, live, Date.now(), true);
     });
   }
 

@@ -97,29 +97,45 @@ export async function writeFacts(db: PgSession, id: string, set: string, params:
 
 /**
  * Inserts an object with its topic rows and embedding job (the caller holds the transaction),
- * and answers it as stored, in one statement: each round trip to the server costs more than the statement itself. The new
- * object has no replies yet, which the reply count read here (not seeing the new row) agrees with.
+ * and answers it as stored, in one statement: each round trip to the server costs more than
+ * the statement itself. The new object has no replies yet, which the reply count read here
+ * (not seeing the new row) agrees with. With `dedupe`, a live object already stored under the
+ * same dedupe key is answered instead (`created: false`) and nothing is written; the caller
+ * holds the key's lock, taken in an earlier statement so this one's snapshot sees every
+ * commit made under it.
  */
-export async function insertRow(db: PgSession, o: NewObject & { hidden?: boolean; withdrawn?: boolean }, live: LiveCriteria, enqueuedAt: number): Promise<StoredObject> {
+export async function insertRow(
+  db: PgSession,
+  o: NewObject & { hidden?: boolean; withdrawn?: boolean },
+  live: LiveCriteria,
+  enqueuedAt: number,
+  dedupe = false,
+): Promise<{ object: StoredObject; created: boolean }> {
   const p = { ...objectParams(o, live.disputeMinContradictions), topics: o.topics, injection: o.injectionSuspected, enqueuedAt, ...liveParams(live) };
-  const row = await one<ObjectRow>(
+  const existing = dedupe ? `SELECT e.id FROM objects e WHERE e.dedupe_key = @dedupeKey AND ${liveSql('e')} ORDER BY e.id LIMIT 1` : 'SELECT NULL::text AS id WHERE false';
+  const row = await one<ObjectRow & { created: boolean }>(
     db,
-    `WITH o AS (
+    `WITH existing AS (${existing}),
+     o AS (
        INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
          author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
          hidden, withdrawn, injection, dedupe_key, live_until)
-       VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
+       SELECT @id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
          @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
-         @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil)
+         @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil
+       WHERE NOT EXISTS (SELECT 1 FROM existing)
        RETURNING *),
      topics AS (
        INSERT INTO object_topics (topic, object_id, live_until)
-       SELECT DISTINCT t, @id, @liveUntil FROM unnest(@topics::text[]) AS t),
+       SELECT DISTINCT t, o.id, o.live_until FROM o, unnest(@topics::text[]) AS t),
      queued AS (INSERT INTO embed_queue (seq, enqueued_at) SELECT seq, @enqueuedAt FROM o)
-     SELECT ${SELECT_OBJECT} FROM o`,
+     SELECT true AS created, ${SELECT_OBJECT} FROM o
+     UNION ALL
+     SELECT false, ${SELECT_OBJECT} FROM objects o JOIN existing ON o.id = existing.id`,
     p,
   );
-  return toObject(row!);
+  const { created, ...stored } = row!;
+  return { object: toObject(stored), created };
 }
 
 /** Adds the type and topic filters shared by both search legs. */

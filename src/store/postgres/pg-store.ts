@@ -4,6 +4,7 @@
  * the same name. Races are closed by the database: advisory locks for dedupe, row locks for
  * votes, SKIP LOCKED leases for embedding jobs, one advisory lock around migrations.
  */
+import type { NewEvent } from '../../domain/events.js';
 import type { EmbedQueue } from '../../ports/embed-queue.js';
 import type { EventLog } from '../../ports/event-log.js';
 import type { IdentityStore } from '../../ports/identity-store.js';
@@ -16,6 +17,7 @@ import { PgChanges } from './pg-changes.js';
 import { PgEmbedQueue } from './pg-embed-queue.js';
 import { mapPgErrors } from './pg-errors.js';
 import { PgEvents } from './pg-events.js';
+import { PgGroupCommit, type GroupCommitSettings } from './pg-group-commit.js';
 import { PgIdentity } from './pg-identity.js';
 import { pgMigrations } from './pg-migrations.js';
 import { PgObjects } from './pg-objects.js';
@@ -35,10 +37,9 @@ export interface PgStoreOptions {
   vectorIndex?: 'auto' | 'memory';
   /** The vectors held in memory (without pgvector): when their approximate index answers. */
   memoryIndex?: VectorIndexSettings;
+  /** How transactions share commits (pg-group-commit.ts). */
+  groupCommit?: GroupCommitSettings;
 }
-
-/** Deadlocks and serialization failures: the transaction may simply be run again. */
-const RETRYABLE = new Set(['40001', '40P01']);
 
 export class PgStore implements Store {
   readonly objects: ObjectStore;
@@ -51,6 +52,7 @@ export class PgStore implements Store {
   readonly #db: PgRoot;
   readonly #opts: PgStoreOptions;
   readonly #changes = new PgChanges();
+  readonly #commits: PgGroupCommit;
   /** How the semantic leg is answered; chosen by the first migrate(), none before. */
   #leg: PgvectorLeg | MemoryVectors | null = null;
 
@@ -58,6 +60,7 @@ export class PgStore implements Store {
     const db = this.#changes.counting(root);
     this.#db = db;
     this.#opts = opts;
+    this.#commits = new PgGroupCommit(db, opts.groupCommit ?? { maxBatch: 32, connections: 2 });
     this.objects = mapPgErrors(new PgObjects(db));
     this.votes = mapPgErrors(new PgVotes(db));
     this.search = mapPgErrors(new PgSearchIndex(db, () => this.#leg));
@@ -74,15 +77,9 @@ export class PgStore implements Store {
     return { vectors: { available: true, answeredBy: this.#vectorMode() === 'pgvector' ? 'approximate-index' : 'process-memory' } };
   }
 
-  async withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.#db.transaction((tx) => fn(halves(tx)));
-      } catch (err) {
-        if (attempt >= 5 || !RETRYABLE.has((err as { code?: string }).code ?? '')) throw err;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
-      }
-    }
+  /** Concurrent calls share one BEGIN … COMMIT, each behind a savepoint (PgGroupCommit). */
+  withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+    return this.#commits.run((tx, events) => fn(halves(tx, events)));
   }
 
   /**
@@ -131,8 +128,8 @@ export class PgStore implements Store {
   }
 }
 
-function halves(tx: PgSession): StoreTx {
-  return { objects: mapPgErrors(new PgObjects(tx)), votes: mapPgErrors(new PgVotes(tx)), identity: mapPgErrors(new PgIdentity(tx)), events: mapPgErrors(new PgEvents(tx)) };
+function halves(tx: PgSession, events: NewEvent[]): StoreTx {
+  return { objects: mapPgErrors(new PgObjects(tx)), votes: mapPgErrors(new PgVotes(tx)), identity: mapPgErrors(new PgIdentity(tx)), events: mapPgErrors(new PgEvents(tx, undefined, events)) };
 }
 
 /**

@@ -1,0 +1,107 @@
+/**
+ * Group commit on PostgreSQL. The transactions asked for while earlier ones hold the batch
+ * connections run one after another in a single BEGIN … COMMIT, and the events they append
+ * are written together just before COMMIT (pg-events.ts). The
+ * event log's lock, which orders appends from every instance, is then taken once per batch
+ * and held for one insert and one WAL flush, instead of once per publish across its own flush:
+ * measured on 16 concurrent publishes, every connection was waiting on that lock.
+ *
+ * Each caller sees what it would alone. A job reads what the jobs before it wrote, as serial
+ * transactions would. When a job throws, the batch rolls back: that job is refused with its
+ * error (or, after a deadlock, run again), and the others run again, in order, in the next
+ * batch, as withTransaction's contract allows; jobs rarely throw, and no savepoint costs each
+ * of them a round trip. Every promise settles only after COMMIT returned, so an acknowledged
+ * write is as durable as with one transaction each; when COMMIT fails, all are refused.
+ */
+import type { NewEvent } from '../../domain/events.js';
+import { appendEvents } from './pg-events.js';
+import type { PgSession } from './pg-session.js';
+
+/** Deadlocks and serialization failures: the job may simply be run again. */
+const RETRYABLE = new Set(['40001', '40P01']);
+const ATTEMPTS = 5;
+
+export interface GroupCommitSettings {
+  /** Jobs one transaction takes at most; 1 commits each alone. */
+  maxBatch: number;
+  /** Batches in flight at once, each on its own connection. */
+  connections: number;
+}
+
+/** What a job gets: the batch's connection, and where its events wait for the commit. */
+export type BatchJob<T> = (tx: PgSession, events: NewEvent[]) => Promise<T>;
+
+interface Job {
+  fn: BatchJob<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+  attempts: number;
+}
+
+export class PgGroupCommit {
+  #queue: Job[] = [];
+  #running = 0;
+  #scheduled = false;
+
+  constructor(
+    private readonly db: PgSession,
+    private readonly settings: GroupCommitSettings,
+  ) {}
+
+  run<T>(fn: BatchJob<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ fn, resolve: resolve as (v: unknown) => void, reject, attempts: 0 });
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#queue.length === 0 || this.#running >= this.settings.connections) return;
+    this.#scheduled = true;
+    // setImmediate runs after the poll phase: requests read in the same turn join the batch.
+    setImmediate(() => {
+      this.#scheduled = false;
+      if (this.#running >= this.settings.connections || this.#queue.length === 0) return;
+      this.#running++;
+      void this.#batch(this.#queue.splice(0, this.settings.maxBatch)).finally(() => {
+        this.#running--;
+        this.#schedule();
+      });
+      this.#schedule();
+    });
+  }
+
+  async #batch(jobs: Job[]): Promise<void> {
+    const values: unknown[] = [];
+    let failed: { job: Job; err: unknown } | undefined;
+    try {
+      await this.db.transaction(async (tx) => {
+        const events: NewEvent[] = [];
+        for (const job of jobs) {
+          try {
+            values.push(await job.fn(tx, events));
+          } catch (err) {
+            failed = { job, err };
+            throw err;
+          }
+        }
+        if (events.length) await appendEvents(tx, events);
+      });
+    } catch (err) {
+      if (!failed) {
+        // BEGIN, the events or COMMIT failed: nothing of the batch landed.
+        for (const job of jobs) job.reject(err);
+        return;
+      }
+      // One job threw and the batch rolled back: it is refused (or, after a deadlock, run
+      // again), and the others run again, in order, in the next batch.
+      const { job, err: cause } = failed;
+      const again = RETRYABLE.has((cause as { code?: string } | null)?.code ?? '') && ++job.attempts < ATTEMPTS;
+      this.#queue.unshift(...jobs.filter((j) => j !== job || again));
+      if (!again) job.reject(cause);
+      return;
+    }
+    jobs.forEach((job, i) => job.resolve(values[i]));
+  }
+
+}

@@ -1,0 +1,138 @@
+/**
+ * PostgreSQL's group commit on the machine's server: concurrent transactions share a commit,
+ * yet each is answered as if it ran alone, after COMMIT, with its own result or error.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { NewEvent } from '../../src/domain/events.js';
+import { PgGroupCommit } from '../../src/store/postgres/pg-group-commit.js';
+import { PoolSession, type PgSession } from '../../src/store/postgres/pg-session.js';
+import { PgStore } from '../../src/store/postgres/pg-store.js';
+import { freshSchema, pgUnavailable } from '../helpers/pg.js';
+
+const unavailable = await pgUnavailable();
+if (unavailable) console.warn(`skipping the PostgreSQL group commit suite: ${unavailable}`);
+
+const event = (objectId: string): NewEvent => ({ kind: 'created', objectId, type: 'finding', topics: ['x'], threadId: objectId, at: 1 });
+
+describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
+  let db: PoolSession;
+  let drop: () => Promise<void>;
+  /** Transactions begun, and how many jobs each ran. */
+  let transactions: number;
+  let counting: PgSession;
+
+  beforeEach(async () => {
+    const schema = await freshSchema();
+    drop = schema.drop;
+    const store = new PgStore(new PoolSession({ url: schema.url, max: 2, connectTimeoutMs: 5000 }));
+    await store.migrate();
+    await store.close();
+    db = new PoolSession({ url: schema.url, max: 4, connectTimeoutMs: 5000 });
+    await db.exec('CREATE TABLE marks (k text PRIMARY KEY); CREATE TABLE deferred (k int UNIQUE DEFERRABLE INITIALLY DEFERRED)');
+    transactions = 0;
+    counting = {
+      query: (text, params) => db.query(text, params),
+      exec: (script) => db.exec(script),
+      transaction: (fn) => {
+        transactions++;
+        return db.transaction(fn);
+      },
+    };
+  });
+  afterEach(async () => {
+    await db.close();
+    await drop();
+  });
+
+  const mark = (tx: PgSession, k: string) => tx.query('INSERT INTO marks (k) VALUES ($1)', [k]);
+  const marks = async () => (await db.query<{ k: string }>('SELECT k FROM marks ORDER BY k')).rows.map((r) => r.k);
+  const logged = async () => (await db.query<{ object_id: string }>('SELECT object_id FROM events ORDER BY seq')).rows.map((r) => r.object_id);
+  const keys = (n: number) => Array.from({ length: n }, (_, i) => `k${String(i).padStart(2, '0')}`);
+
+  it('runs concurrent transactions in shared commits, each answered with its own result, events in order', async () => {
+    const commits = new PgGroupCommit(counting, { maxBatch: 8, connections: 1 });
+    const results = await Promise.all(
+      keys(20).map((k) =>
+        commits.run(async (tx, events) => {
+          await mark(tx, k);
+          events.push(event(k));
+          return `done ${k}`;
+        }),
+      ),
+    );
+    expect(results).toEqual(keys(20).map((k) => `done ${k}`));
+    expect(await marks()).toEqual(keys(20));
+    expect(await logged()).toEqual(keys(20));
+    // Twenty transactions, eight at most to a commit: three commits at least, far fewer than twenty.
+    expect(transactions).toBeGreaterThanOrEqual(3);
+    expect(transactions).toBeLessThan(20);
+  });
+
+  it('refuses a job that throws with its own error, and commits the others without its writes or events', async () => {
+    const commits = new PgGroupCommit(counting, { maxBatch: 32, connections: 1 });
+    const outcomes = await Promise.allSettled(
+      keys(10).map((k) =>
+        commits.run(async (tx, events) => {
+          await mark(tx, k);
+          events.push(event(k));
+          if (k === 'k04') throw new Error('k04 changed its mind');
+          return k;
+        }),
+      ),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(keys(10).map((k) => (k === 'k04' ? 'rejected' : 'fulfilled')));
+    expect((outcomes[4] as PromiseRejectedResult).reason).toEqual(new Error('k04 changed its mind'));
+    const kept = keys(10).filter((k) => k !== 'k04');
+    expect(await marks()).toEqual(kept);
+    expect(await logged()).toEqual(kept);
+  });
+
+  it('runs a job that lost a deadlock again, and refuses one that keeps losing after five attempts', async () => {
+    const commits = new PgGroupCommit(counting, { maxBatch: 32, connections: 1 });
+    const deadlock = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    let once = 0;
+    let always = 0;
+    const [unlucky, hopeless, bystander] = await Promise.allSettled([
+      commits.run(async (tx) => {
+        await mark(tx, 'unlucky');
+        if (once++ === 0) throw deadlock();
+        return 'unlucky';
+      }),
+      commits.run(async () => {
+        always++;
+        throw deadlock();
+      }),
+      commits.run(async (tx) => {
+        await mark(tx, 'bystander');
+        return 'bystander';
+      }),
+    ]);
+    expect(unlucky).toEqual({ status: 'fulfilled', value: 'unlucky' });
+    expect(hopeless).toMatchObject({ status: 'rejected', reason: { code: '40P01' } });
+    expect(always).toBe(5);
+    expect(bystander).toEqual({ status: 'fulfilled', value: 'bystander' });
+    expect(await marks()).toEqual(['bystander', 'unlucky']);
+  });
+
+  it('refuses every job of a batch whose COMMIT fails, and nothing of it lands', async () => {
+    const commits = new PgGroupCommit(counting, { maxBatch: 32, connections: 1 });
+    // The deferred unique constraint is checked at COMMIT: the two jobs pass alone, not together.
+    const job = (k: string) =>
+      commits.run(async (tx, events) => {
+        await tx.query('INSERT INTO deferred (k) VALUES (1)');
+        await mark(tx, k);
+        events.push(event(k));
+        return k;
+      });
+    const outcomes = await Promise.allSettled([job('a'), job('b')]);
+    expect(outcomes).toMatchObject([
+      { status: 'rejected', reason: { code: '23505' } },
+      { status: 'rejected', reason: { code: '23505' } },
+    ]);
+    expect(transactions).toBe(1);
+    expect(await marks()).toEqual([]);
+    expect(await logged()).toEqual([]);
+    // The connection went back to the pool clean: the next batch commits.
+    expect(await commits.run(async (tx) => mark(tx, 'after').then(() => 'ok'))).toBe('ok');
+  });
+});
