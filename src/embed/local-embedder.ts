@@ -10,7 +10,16 @@ import { BUNDLED_MODEL } from '../paths.js';
 import type { Embedder } from '../ports/embedder.js';
 import { normalise } from '../ports/embedder.js';
 
-type Extractor = (texts: string[], opts: { pooling: 'mean'; normalize: boolean }) => Promise<{ dims: number[]; data: Float32Array }>;
+interface Tensor<D> {
+  dims: number[];
+  data: D;
+}
+
+/** The parts of transformers.js's feature-extraction pipeline the board calls itself. */
+interface Extractor {
+  tokenizer(texts: string[], opts: { padding: true; truncation: true }): Record<string, unknown> & { attention_mask: Tensor<ArrayLike<bigint | number>> };
+  model(inputs: Record<string, unknown>): Promise<Record<string, Tensor<Float32Array> | undefined>>;
+}
 
 /** After a failed load, calls fail at once for this long instead of trying again. */
 const RETRY_LOAD_AFTER_MS = 60_000;
@@ -66,12 +75,42 @@ export class LocalEmbedder implements Embedder {
     return this.#extractor;
   }
 
+  /**
+   * The pipeline's own steps (tokenize with padding, run the model), then mean pooling here:
+   * the pipeline's converts the attention mask from BigInt once per dimension of every token,
+   * which profiled as the largest single cost of publishing.
+   */
   async embed(texts: readonly string[]): Promise<(Float32Array | null)[]> {
     if (texts.length === 0) return [];
-    const extract = await this.#load();
-    const out = await extract([...texts], { pooling: 'mean', normalize: true });
-    const dims = out.dims[out.dims.length - 1]!;
-    // Empty or all-unknown input comes back as NaN through the pipeline: it has no vector.
-    return texts.map((_, i) => normalise(out.data.slice(i * dims, (i + 1) * dims)));
+    const { tokenizer, model } = await this.#load();
+    const inputs = tokenizer([...texts], { padding: true, truncation: true });
+    const out = await model(inputs);
+    const hidden = out.last_hidden_state ?? out.logits ?? out.token_embeddings;
+    if (!hidden) throw new Error(`the model ${this.model} answered no token embeddings`);
+    // Empty or all-unknown input has no token to average: no vector.
+    return meanPool(hidden, inputs.attention_mask.data).map(normalise);
   }
+}
+
+/** Each text's mean token vector over the tokens its attention mask keeps ([texts, tokens, dims] in). */
+export function meanPool(hidden: Tensor<Float32Array>, mask: ArrayLike<bigint | number>): Float32Array[] {
+  const [texts = 0, tokens = 0, dims = 0] = hidden.dims;
+  // Read once: a transformers.js tensor's `data` is a getter.
+  const data = hidden.data;
+  const sums = new Float64Array(dims);
+  const out: Float32Array[] = [];
+  for (let i = 0; i < texts; i++) {
+    sums.fill(0);
+    let kept = 0;
+    for (let t = 0; t < tokens; t++) {
+      if (!mask[i * tokens + t]) continue;
+      kept++;
+      const at = (i * tokens + t) * dims;
+      for (let d = 0; d < dims; d++) sums[d]! += data[at + d]!;
+    }
+    const v = new Float32Array(dims);
+    for (let d = 0; d < dims; d++) v[d] = sums[d]! / kept;
+    out.push(v);
+  }
+  return out;
 }

@@ -1,3 +1,4 @@
+import { basename, dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalEmbedder } from '../../src/embed/local-embedder.js';
 import { OpenAiEmbedder } from '../../src/embed/openai-embedder.js';
@@ -28,6 +29,18 @@ describe('LocalEmbedder (transformers.js, offline potion-base-2M)', () => {
     const texts = ['the database connection pool is exhausted', 'how to bake sourdough bread'];
     const [one, two] = [await e.embed(texts), await new LocalEmbedder(POTION, '/nonexistent-models-dir', 2).embed(texts)];
     one.forEach((v, i) => expect(Array.from(two[i]!)).toEqual(Array.from(v!).map((x) => expect.closeTo(x, 6))));
+  });
+
+  it("pools as transformers.js's own pipeline does, and a text's vector does not depend on the batch's padding", async () => {
+    const texts = ['database', 'the database connection pool is exhausted after many idle clients were left open by a worker that never released them', 'bread'];
+    const mine = (await e.embed(texts)) as Float32Array[];
+    const { pipeline, env } = await import('@huggingface/transformers');
+    env.allowRemoteModels = false;
+    env.localModelPath = `${dirname(POTION)}/`;
+    const theirs = await (await pipeline('feature-extraction', basename(POTION), { dtype: 'fp32' }))(texts, { pooling: 'mean', normalize: true });
+    texts.forEach((_, i) => expect(Array.from(mine[i]!)).toEqual(Array.from(theirs.data.slice(i * 64, (i + 1) * 64) as Float32Array).map((x) => expect.closeTo(x, 6))));
+    // Alone, the short texts have no padding; in the batch, they are padded to the long one.
+    for (const i of [0, 2]) expect(Array.from((await e.embed([texts[i]!]))[0]!)).toEqual(Array.from(mine[i]!).map((x) => expect.closeTo(x, 6)));
   });
 
   it('answers null for empty or all-unknown text instead of NaN', async () => {
