@@ -32,13 +32,15 @@ import type { SyncDeps } from './registry/sync.js';
 import { BoardMetrics } from './metrics.js';
 import { APP_VERSION } from './version.js';
 
-export function openStore(config: Config): Store {
+export function openStore(config: Config, log?: Logger): Store {
   const d = config.database;
   if (d.kind === 'sqlite') return new SqliteStore(d.path, { busyTimeoutMs: d.busyTimeoutMs, groupCommitMax: d.groupCommitMax, vectors: d.vectors, memoryIndex: d.memoryIndex });
   return new PgStore(new PoolSession({ url: d.url, max: d.poolSize, connectTimeoutMs: d.connectTimeoutMs }), {
     vectorIndex: d.vectorIndex,
     memoryIndex: d.memoryIndex,
     groupCommit: d.groupCommit,
+    indexUpkeepMs: d.indexUpkeepMs,
+    ...(log ? { warn: (message: string, err: unknown) => log.warn({ err }, message) } : {}),
   });
 }
 
@@ -134,7 +136,7 @@ export async function prepareStore(store: Store, config: Config): Promise<number
 export async function buildBoard(config: Config, log: Logger, overrides: Overrides = {}): Promise<Board$> {
   const clock = overrides.clock ?? systemClock;
   if (!overrides.kv) checkSharedState(config);
-  const store = overrides.store ?? openStore(config);
+  const store = overrides.store ?? openStore(config, log);
   const kv = overrides.kv ?? openKv(config);
   const restated = await prepareStore(store, config);
   if (restated > 0) log.info({ objects: restated }, 'standing re-derived under the current rule');

@@ -45,6 +45,8 @@ const EnvSchema = z.object({
   PG_GROUP_COMMIT_MAX: int(1, 1000).default(32),
   /** Group commits in flight at once per process, each on its own pooled connection. */
   PG_GROUP_COMMIT_CONNECTIONS: int(1, 1000).default(2),
+  /** How often (ms) a process merges the full-text indexes' pending lists after writes; 0 leaves it to the server's vacuums. */
+  PG_INDEX_UPKEEP_MS: int(0, 3_600_000).default(5000),
   /** How long a PostgreSQL query waits for a connection before failing (503). */
   DATABASE_CONNECT_TIMEOUT_MS: int(100).default(5000),
   /** Vectors held in process memory: from this many of one model on, a query scores only the nearest lists (an approximate index). */
@@ -191,6 +193,7 @@ export interface Config {
         poolSize: number;
         connectTimeoutMs: number;
         groupCommit: { maxBatch: number; connections: number };
+        indexUpkeepMs: number;
         vectorIndex: 'auto' | 'memory';
         memoryIndex: VectorIndexSettings;
       };
@@ -293,6 +296,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         poolSize: e.DATABASE_POOL_SIZE,
         connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
         groupCommit: { maxBatch: e.PG_GROUP_COMMIT_MAX, connections: e.PG_GROUP_COMMIT_CONNECTIONS },
+        indexUpkeepMs: e.PG_INDEX_UPKEEP_MS,
         vectorIndex: e.VECTOR_INDEX,
         memoryIndex,
       } as const);

@@ -82,6 +82,81 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     }
   });
 
+  describe('full-text index upkeep', () => {
+    const live = { now: Date.now(), disputeMinContradictions: 2 };
+    const publish = async (store: PgStore, n: number) => {
+      for (let i = 0; i < n; i++) {
+        const id = `01J0000000000000000000${String(i).padStart(4, '0')}`;
+        await store.objects.insert({ id, type: 'finding', title: `pool ${i}`, content: `the pool exhausted ${i}`, topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id }, live);
+      }
+    };
+    // gin_clean_pending_list answers the pages it moved: 0 once nothing is pending.
+    const pendingPages = async (url: string) => {
+      const s = new PoolSession({ url, max: 1, connectTimeoutMs: 5000 });
+      try {
+        return (await s.query<{ pages: number }>(`SELECT gin_clean_pending_list('objects_words'::regclass) + gin_clean_pending_list('objects_stems'::regclass) AS pages`)).rows[0]!.pages;
+      } finally {
+        await s.close();
+      }
+    };
+
+    it('merges the pending lists after writes, and searches find the same', async () => {
+      const { store, url, dispose } = await realPgStore({ indexUpkeepMs: 0 });
+      try {
+        await store.migrate();
+        await publish(store, 30);
+        const before = await store.search.lexical({ live, terms: ['pool', 'exhausted'], limit: 50 });
+        expect(await store.upkeepIndexes()).toBeGreaterThan(0);
+        expect(await pendingPages(url)).toBe(0);
+        // Nothing written since: nothing to do.
+        expect(await store.upkeepIndexes()).toBe(0);
+        expect(await store.search.lexical({ live, terms: ['pool', 'exhausted'], limit: 50 })).toEqual(before);
+        expect(before).toHaveLength(30);
+      } finally {
+        await dispose();
+      }
+    });
+
+    it('merges on its own every PG_INDEX_UPKEEP_MS while the board writes', async () => {
+      const { store, url, dispose } = await realPgStore({ indexUpkeepMs: 20 });
+      try {
+        await store.migrate();
+        await publish(store, 30);
+        await new Promise((r) => setTimeout(r, 1000));
+        expect(await pendingPages(url)).toBe(0);
+      } finally {
+        await dispose();
+      }
+    });
+
+    it('stops trying, with a warning, where the board does not own the indexes', async () => {
+      const { url, drop } = await freshSchema();
+      const owner = new PgStore(new PoolSession({ url, max: 2, connectTimeoutMs: 5000 }), { indexUpkeepMs: 0 });
+      const role = `ab_reader_${Math.random().toString(36).slice(2, 10)}`;
+      const admin = new PoolSession({ url, max: 1, connectTimeoutMs: 5000 });
+      const warnings: string[] = [];
+      let reader: PgStore | undefined;
+      try {
+        await owner.migrate();
+        await admin.query(`CREATE ROLE ${role} LOGIN`);
+        await admin.query(`GRANT USAGE ON SCHEMA ${new URL(url).searchParams.get('options')!.split('=')[1]} TO ${role}`);
+        const asReader = new URL(url);
+        asReader.username = role;
+        reader = new PgStore(new PoolSession({ url: asReader.toString(), max: 1, connectTimeoutMs: 5000 }), { indexUpkeepMs: 0, warn: (m) => warnings.push(m) });
+        expect(await reader.upkeepIndexes()).toBe(0);
+        expect(await reader.upkeepIndexes()).toBe(0);
+        expect(warnings).toEqual(['full-text index pending lists not merged']);
+      } finally {
+        await reader?.close();
+        await owner.close();
+        await admin.query(`DROP OWNED BY ${role}`).catch(() => undefined);
+        await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
+        await admin.close();
+        await drop();
+      }
+    });
+  });
+
   it('a reader following the event log misses nothing while two stores append in overlapping transactions', async () => {
     const { store: a, url, dispose } = await realPgStore();
     const b = new PgStore(new PoolSession({ url, max: 4, connectTimeoutMs: 5000 }));

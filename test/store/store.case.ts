@@ -242,6 +242,8 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       expect(m0).not.toBeNull();
       await store.objects.list({ live: live(), limit: 5 });
       await store.objects.nextExpiry(clock.now());
+      // The embedding worker's poll of an empty queue locks no row and writes nothing.
+      expect(await store.embeddings.claim(live(), 10, 60_000)).toEqual([]);
       expect(await store.changeMark()).toBe(m0);
       const o = await insert();
       const m1 = await store.changeMark();
@@ -417,6 +419,24 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         expect(await q()).toHaveLength(1);
         for (let i = 0; i < 4; i++) await insert({ title: 'pool exhaustion', content: `more ${i}` });
         expect(await q()).toHaveLength(5);
+      });
+      it('weighs a term by how many objects hold it as of the last write, not as of an earlier query', async () => {
+        for (let i = 0; i < 10; i++) await insert({ content: `unrelated note ${i}` });
+        const target = await insert({ content: 'the pool exhausted' });
+        const q = async () => (await store.search.lexical({ live: live(), terms: ['pool', 'exhausted'], limit: 20 })).find((h) => h.id === target.id)!.relevance;
+        const rare = await q();
+        expect(await q()).toBe(rare);
+        // "pool" becomes common: it must count for less in the same object.
+        for (let i = 0; i < 5; i++) await insert({ content: `pool ${i}` });
+        expect(await q()).toBeLessThan(rare);
+      });
+      it('scores terms that keep punctuation whole (addresses, compounds, quotes)', async () => {
+        const o = await insert({ content: "see http://ex.com/a?b=c'd for the foo-bar fix" });
+        await insert({ content: 'nothing to see' });
+        const hits = await store.search.lexical({ live: live(), terms: ["ex.com/a?b=c'd", 'foo-bar'], limit: 10 });
+        expect(hits.map((h) => h.id)).toEqual([o.id]);
+        expect(hits[0]!.relevance).toBeGreaterThan(0);
+        expect(hits[0]!.allTerms).toBe(true);
       });
 
       it('treats query syntax characters as plain text', async () => {

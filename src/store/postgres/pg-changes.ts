@@ -11,8 +11,12 @@ export const CHANGES_CHANNEL = 'agentboard_events';
 /** A SELECT expression that tells every instance, on commit, that data changed. */
 export const NOTIFY_CHANGED = `pg_notify('${CHANGES_CHANNEL}', '')`;
 
-/** Statements that may write; a false positive only costs a cache entry. Data is never inlined in SQL. */
-const WRITES = /\b(INSERT|UPDATE|DELETE|TRUNCATE|MERGE|CREATE|ALTER|DROP|COPY)\b/i;
+/**
+ * Statements that may write; a false positive only costs cache entries. Data is never inlined
+ * in SQL. A row lock (`FOR UPDATE`, `FOR NO KEY UPDATE`) writes nothing: the embed queue's
+ * poll takes one, and counting it would empty the cache every poll.
+ */
+const WRITES = /\b(INSERT|(?<!\bFOR\s+(NO\s+KEY\s+)?)UPDATE|DELETE|TRUNCATE|MERGE|CREATE|ALTER|DROP|COPY)\b/i;
 const RELISTEN_MS = 1000;
 
 export class PgChanges {
@@ -20,6 +24,11 @@ export class PgChanges {
   #listening = false;
   #listener: Promise<{ stop(): Promise<void> }> | null = null;
   #closed = false;
+
+  /** How many writes this process has made or heard of: moves as the mark does, but never null. */
+  get writes(): number {
+    return this.#count;
+  }
 
   /** `root`, with every write through it counted once it completes (a transaction's when it ends). */
   counting(root: PgRoot): PgRoot {

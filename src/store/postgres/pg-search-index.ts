@@ -13,6 +13,23 @@ import type { MemoryVectors, PgvectorLeg } from './pg-vectors.js';
 
 /** Corpus size and mean document length (distinct lexemes) feed BM25; re-read at most this often. */
 const STATS_TTL_MS = 30_000;
+/** Parsed queries kept (least recently used go first). */
+const PARSED_CACHED = 1000;
+/** `u.lexeme` as a one-lexeme tsquery, quoted as tsquery input is (no parser: compounds stay whole). */
+const LEXEME_QUERY = String.raw`('''' || replace(replace(u.lexeme, '\', '\\'), '''', '''''') || '''')::tsquery`;
+
+interface ParsedQuery {
+  /** tsquery texts: any term, every term, the terms as a phrase. */
+  any: string;
+  all: string;
+  phrase: string;
+  /** Each lexeme of the query as a tsquery, and how many objects (live or not) hold it. */
+  lexemes: string[];
+  df: number[];
+  /** The change mark it was read at: kept until the mark moves. */
+  mark: number | null;
+  at: number;
+}
 
 interface CorpusStats {
   total: number;
@@ -24,55 +41,55 @@ interface CorpusStats {
 export class PgSearchIndex implements SearchIndex {
   #stats: CorpusStats | null = null;
   #reading: Promise<CorpusStats> | null = null;
+  readonly #parsed = new Map<string, Promise<ParsedQuery>>();
 
   constructor(
     private readonly db: PgSession,
     private readonly vectors: () => PgvectorLeg | MemoryVectors | null,
+    /** Moves with every write any instance makes (PgStore.changeMark); null while unknown. */
+    private readonly changeMark: () => Promise<number | null>,
   ) {}
 
   async lexical(q: LexicalQuery): Promise<LexicalHit[]> {
     if (q.terms.length === 0) return [];
     const column = q.stemmed ? 'o.stems' : 'o.words';
-    const cfg = q.stemmed ? `'english'` : `'simple'`;
-    const stats = await this.#corpus();
-    const params: Params = { ...liveParams(q.live), all: q.terms.join(' '), total: stats.total, avgdl: Math.max(1, q.stemmed ? stats.stems : stats.words) };
-    // Each term through the parser on its own, OR-ed: query syntax in a term is only text.
-    const any = q.terms.map((t, i) => {
-      params[`t${i}`] = t;
-      return `plainto_tsquery(${cfg}, agentboard_fold(@t${i}))`;
-    });
-    const anyQuery = `(${any.join(' || ')})`;
-    const allQuery = `plainto_tsquery(${cfg}, agentboard_fold(@all))`;
-    const phraseQuery = `phraseto_tsquery(${cfg}, agentboard_fold(@all))`;
-    const where = [`${column} @@ ${q.allTerms ? allQuery : anyQuery}`, liveSql('o')];
+    const [stats, parsed] = await Promise.all([this.#corpus(), this.#parse(q.terms, q.stemmed ? 'english' : 'simple')]);
+    if (parsed.lexemes.length === 0) return [];
+    const params: Params = { ...liveParams(q.live), avgdl: Math.max(1, q.stemmed ? stats.stems : stats.words), match: q.allTerms ? parsed.all : parsed.any };
+    const where = [`${column} @@ @match::tsquery`, liveSql('o')];
     addFilters(q, where, params);
-    const allTerms = q.allTerms ? 'true' : q.unmarked ? 'false' : `${column} @@ ${allQuery}`;
-    const phrase = q.unmarked ? 'false' : `${column} @@ ${phraseQuery}`;
-    const rows = await all<CandidateColumns & { relevance: number; all_terms: boolean; phrase: boolean; title: string | null; content: string | null }>(
+    // BM25 per lexeme, each written out: tf is the lexeme's weighted count of positions (title
+    // 4, topics 2, content 1), which ts_rank_cd of a one-lexeme query sums (weights scaled to
+    // ≤ 1) in C. Unnesting each vector in SQL, or a subquery per row, cost twice the whole
+    // query. tf / (tf + k) is written 1 - k / (tf + k), so each ts_rank_cd runs once.
+    const k = `1.2 * (0.25 + 0.75 * length(${column}) / @avgdl::float8)`;
+    const score = parsed.lexemes.map((lexeme, i) => {
+      params[`l${i}`] = lexeme;
+      // The corpus size may be a little stale (cached): never below the lexeme's own count.
+      const n = parsed.df[i]!;
+      params[`w${i}`] = Math.max(1e-6, Math.log((Math.max(stats.total, n) - n + 0.5) / (n + 0.5)));
+      return `@w${i}::float8 * 2.2 * (1 - ${k} / (4 * ts_rank_cd('{0.25,0.25,0.5,1}', ${column}, @l${i}::tsquery)::float8 + ${k}))`;
+    });
+    const allTerms = q.allTerms ? 'true' : q.unmarked ? 'false' : `${column} @@ @all::tsquery`;
+    const phrase = q.unmarked ? 'false' : `${column} @@ @phrase::tsquery`;
+    if (!q.allTerms && !q.unmarked) params.all = parsed.all;
+    if (!q.unmarked) params.phrase = parsed.phrase;
+    // Scored once (materialized), with its marks, then only the page's phrase hits read their text.
+    const rows = await all<CandidateColumns & { score: number; all_terms: boolean; phrase: boolean; title: string | null; content: string | null }>(
       this.db,
-      `WITH lex AS (SELECT DISTINCT u.lexeme FROM unnest(to_tsvector(${cfg}, agentboard_fold(@all))) u),
-       -- The corpus size may be a little stale (cached): never below the term's own count.
-       idf AS (
-         SELECT l.lexeme, greatest(1e-6, ln((greatest(@total::float8, d.n) - d.n + 0.5) / (d.n + 0.5))) AS w FROM lex l
-         CROSS JOIN LATERAL (SELECT count(*) AS n FROM objects x WHERE x.${column.slice(2)} @@ plainto_tsquery('simple', l.lexeme)) d),
-       matches AS (SELECT o.seq, ${column} AS vec FROM objects o WHERE ${where.join(' AND ')}),
-       hits AS (
-         SELECT m.seq, sum(i.w * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * length(m.vec) / @avgdl::float8))) AS score
-         FROM matches m
-         CROSS JOIN LATERAL (
-           SELECT u.lexeme, sum(CASE w WHEN 'A' THEN 4 WHEN 'B' THEN 2 ELSE 1 END) AS tf
-           FROM unnest(m.vec) u, unnest(u.weights) w WHERE u.lexeme IN (SELECT lexeme FROM lex) GROUP BY u.lexeme) t
-         JOIN idf i ON i.lexeme = t.lexeme
-         GROUP BY m.seq ORDER BY score DESC, m.seq ${limitSql(q.limit)})
-       SELECT ${CANDIDATE_COLUMNS}, hits.score AS relevance, m.all_terms, m.phrase,
-         CASE WHEN m.phrase THEN o.title END AS title, CASE WHEN m.phrase THEN o.content END AS content
-       FROM hits JOIN objects o ON o.seq = hits.seq CROSS JOIN LATERAL (SELECT ${allTerms} AS all_terms, ${phrase} AS phrase) m
-       ORDER BY hits.score DESC, o.seq`,
+      `WITH scored AS MATERIALIZED (
+         SELECT o.seq, ${CANDIDATE_COLUMNS}, ${score.join(' + ')} AS score, ${allTerms} AS all_terms, ${phrase} AS phrase
+         FROM objects o WHERE ${where.join(' AND ')}),
+       hits AS (SELECT * FROM scored WHERE score > 0 ORDER BY score DESC, seq ${limitSql(q.limit)})
+       SELECT h.*,
+         CASE WHEN h.phrase THEN (SELECT o.title FROM objects o WHERE o.seq = h.seq) END AS title,
+         CASE WHEN h.phrase THEN (SELECT o.content FROM objects o WHERE o.seq = h.seq) END AS content
+       FROM hits h ORDER BY h.score DESC, h.seq`,
       params,
     );
     return rows.map((r) =>
       toCandidate(r, {
-        relevance: r.relevance,
+        relevance: r.score,
         allTerms: r.all_terms,
         phrase: r.phrase,
         text: r.phrase ? { title: r.title!, content: r.content! } : undefined,
@@ -82,6 +99,46 @@ export class PgSearchIndex implements SearchIndex {
 
   async semantic(q: SemanticQuery): Promise<SemanticHit[]> {
     return (await this.vectors()?.nearest(q)) ?? [];
+  }
+
+  /**
+   * The query as tsqueries, parsed once: any term, all terms, the phrase, and each lexeme on its
+   * own with how many objects hold it. Bound as constants, a tsquery is not parsed again for
+   * every row a scan reads. Exact as of the last write: an AND query and its OR query share one
+   * reading, and so do repeated queries until anything is written.
+   */
+  async #parse(terms: readonly string[], cfg: 'english' | 'simple'): Promise<ParsedQuery> {
+    const mark = await this.changeMark();
+    const key = `${cfg} ${JSON.stringify(terms)}`;
+    const cached = this.#parsed.get(key);
+    const p = cached && (await cached.catch(() => null));
+    if (p && mark !== null && p.mark === mark && Date.now() - p.at <= STATS_TTL_MS) {
+      // Most recently used last, so the first key is the one to drop.
+      if (this.#parsed.get(key) === cached) this.#parsed.delete(key);
+      this.#parsed.set(key, cached!);
+      return p;
+    }
+    const column = cfg === 'english' ? 'stems' : 'words';
+    const params: Params = { all: terms.join(' ') };
+    // Each term through the parser on its own, OR-ed: query syntax in a term is only text.
+    const any = terms.map((t, i) => {
+      params[`t${i}`] = t;
+      return `plainto_tsquery('${cfg}', agentboard_fold(@t${i}))`;
+    });
+    const reading = one<{ any_terms: string; all_terms: string; phrase: string; lexemes: string[]; df: number[] }>(
+      this.db,
+      `WITH l AS (SELECT DISTINCT u.lexeme, ${LEXEME_QUERY} AS q FROM unnest(to_tsvector('${cfg}', agentboard_fold(@all))) u)
+       SELECT (${any.join(' || ')})::text AS any_terms,
+         plainto_tsquery('${cfg}', agentboard_fold(@all))::text AS all_terms,
+         phraseto_tsquery('${cfg}', agentboard_fold(@all))::text AS phrase,
+         ARRAY(SELECT l.q::text FROM l ORDER BY l.lexeme) AS lexemes,
+         ARRAY(SELECT (SELECT count(*) FROM objects x WHERE x.${column} @@ l.q)::float8 FROM l ORDER BY l.lexeme) AS df`,
+      params,
+    ).then((r) => ({ any: r!.any_terms, all: r!.all_terms, phrase: r!.phrase, lexemes: r!.lexemes, df: r!.df, mark, at: Date.now() }));
+    this.#parsed.set(key, reading);
+    reading.catch(() => this.#parsed.get(key) === reading && this.#parsed.delete(key));
+    if (this.#parsed.size > PARSED_CACHED) this.#parsed.delete(this.#parsed.keys().next().value!);
+    return reading;
   }
 
   /** The first query waits for the figures; later ones use the last figures while newer ones are read. */

@@ -23,6 +23,7 @@ import { pgMigrations } from './pg-migrations.js';
 import { PgObjects } from './pg-objects.js';
 import { PgRegistry } from './pg-registry.js';
 import { one, run } from './pg-rows.js';
+import { PgIndexUpkeep } from './pg-index-upkeep.js';
 import { PgSearchIndex } from './pg-search-index.js';
 import type { PgRoot, PgSession } from './pg-session.js';
 import { MemoryVectors, PgvectorLeg, type VectorMode } from './pg-vectors.js';
@@ -39,6 +40,9 @@ export interface PgStoreOptions {
   memoryIndex?: VectorIndexSettings;
   /** How transactions share commits (pg-group-commit.ts). */
   groupCommit?: GroupCommitSettings;
+  /** How often the full-text indexes' pending lists are merged after writes (pg-index-upkeep.ts); 0 never. */
+  indexUpkeepMs?: number;
+  warn?: (message: string, err: unknown) => void;
 }
 
 export class PgStore implements Store {
@@ -53,6 +57,7 @@ export class PgStore implements Store {
   readonly #opts: PgStoreOptions;
   readonly #changes = new PgChanges();
   readonly #commits: PgGroupCommit;
+  readonly #upkeep: PgIndexUpkeep;
   /** How the semantic leg is answered; chosen by the first migrate(), none before. */
   #leg: PgvectorLeg | MemoryVectors | null = null;
 
@@ -61,9 +66,10 @@ export class PgStore implements Store {
     this.#db = db;
     this.#opts = opts;
     this.#commits = new PgGroupCommit(db, opts.groupCommit ?? { maxBatch: 32, connections: 2 });
+    this.#upkeep = new PgIndexUpkeep(db, { intervalMs: opts.indexUpkeepMs ?? 5000, writes: () => this.#changes.writes, warn: opts.warn });
     this.objects = mapPgErrors(new PgObjects(db));
     this.votes = mapPgErrors(new PgVotes(db));
-    this.search = mapPgErrors(new PgSearchIndex(db, () => this.#leg));
+    this.search = mapPgErrors(new PgSearchIndex(db, () => this.#leg, () => this.changeMark()));
     this.embeddings = mapPgErrors(new PgEmbedQueue(db, () => this.#vectorMode()));
     this.registry = mapPgErrors(new PgRegistry(db));
     this.identity = mapPgErrors(new PgIdentity(db));
@@ -99,6 +105,12 @@ export class PgStore implements Store {
       return this.#opts.vectorIndex === 'memory' ? null : await installPgvector(tx);
     });
     this.#leg ??= pgvector ? new PgvectorLeg(this.#db, pgvector) : new MemoryVectors(this.#db, this.#opts.memoryIndex);
+    this.#upkeep.start();
+  }
+
+  /** Merges the full-text indexes' pending lists now, as the upkeep does after writes; answers the pages merged. */
+  upkeepIndexes(): Promise<number> {
+    return this.#upkeep.run();
   }
 
   #vectorMode(): VectorMode {
@@ -114,6 +126,7 @@ export class PgStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.#upkeep.stop();
     if (this.#leg instanceof MemoryVectors) await this.#leg.close();
     await this.#db.close();
   }
