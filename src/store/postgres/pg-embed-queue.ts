@@ -52,25 +52,56 @@ export class PgEmbedQueue implements EmbedQueue {
     });
   }
 
-  save(model: string, items: { id: string; vector: Float32Array | null }[]): Promise<void> {
+  /**
+   * One statement for the whole batch: the vectors (bound as one flat array, a slice each), the
+   * queue rows, and (vectors in memory) a NOTIFY per object that every instance's index hears
+   * when it commits. A statement per object cost the database a round trip and a plan each.
+   */
+  async save(model: string, items: { id: string; vector: Float32Array | null }[]): Promise<void> {
+    // The last word on an object wins, as it would one statement after another.
+    const latest = [...new Map(items.map((i) => [i.id, i.vector])).entries()];
+    const drops = latest.filter(([, v]) => v === null).map(([id]) => id);
+    const byDim = new Map<number, [string, Float32Array][]>();
+    for (const [id, v] of latest) {
+      if (!v) continue;
+      const group = byDim.get(v.length) ?? [];
+      group.push([id, v]);
+      byDim.set(v.length, group);
+    }
+    // One model answers in one dimension: one group, unless a stray vector came with the batch.
+    const groups = byDim.size ? [...byDim.values()] : [[]];
     const pgvector = this.vectors() === 'pgvector';
-    const put = `INSERT INTO object_vectors (seq, model, embedding${pgvector ? ', vec' : ''})
-       SELECT o.seq, @model, @embedding${pgvector ? ', @embedding::real[]::vector' : ''} FROM o
-       ON CONFLICT (seq) DO UPDATE SET model = excluded.model, embedding = excluded.embedding${pgvector ? ', vec = excluded.vec' : ''}`;
-    const drop = 'DELETE FROM object_vectors v USING o WHERE v.seq = o.seq';
-    return this.db.transaction(async (tx) => {
-      // One statement per item: the vector, the queue, and (vectors in memory) a NOTIFY that
-      // every instance's index hears when this transaction commits.
-      for (const { id, vector } of items) {
-        await run(
-          tx,
-          `WITH o AS (SELECT seq FROM objects WHERE id = @id),
-             stored AS (${vector ? put : drop}),
-             done AS (DELETE FROM embed_queue q USING o WHERE q.seq = o.seq)
-           SELECT ${pgvector ? '1' : 'pg_notify(@channel, o.seq::text)'} FROM o`,
-          { id, model, embedding: vector ? Array.from(vector) : null, channel: VECTORS_CHANNEL },
-        );
-      }
+    const write = async (db: PgSession, puts: [string, Float32Array][], first: boolean) => {
+      const flat = new Float32Array(puts.length * (puts[0]?.[1].length ?? 0));
+      puts.forEach(([, v], i) => flat.set(v, i * v.length));
+      await run(
+        db,
+        `WITH puts AS (SELECT o.seq, i.n FROM unnest(@puts::text[]) WITH ORDINALITY i(id, n) JOIN objects o ON o.id = i.id),
+           vectors AS (SELECT p.seq, (@flat::real[])[(p.n::int - 1) * @dim::int + 1 : p.n::int * @dim::int] AS embedding FROM puts p),
+           stored AS (
+             INSERT INTO object_vectors (seq, model, embedding${pgvector ? ', vec' : ''})
+             SELECT v.seq, @model, v.embedding${pgvector ? ', v.embedding::vector' : ''} FROM vectors v
+             ON CONFLICT (seq) DO UPDATE SET model = excluded.model, embedding = excluded.embedding${pgvector ? ', vec = excluded.vec' : ''}),
+           drops AS (SELECT o.seq FROM objects o WHERE o.id = ANY(@drops::text[])),
+           dropped AS (DELETE FROM object_vectors v USING drops d WHERE v.seq = d.seq),
+           saved AS (SELECT seq FROM puts UNION ALL SELECT seq FROM drops),
+           done AS (DELETE FROM embed_queue q USING saved s WHERE q.seq = s.seq)
+         SELECT ${pgvector ? '1' : 'pg_notify(@channel, s.seq::text)'} FROM saved s`,
+        {
+          puts: puts.map(([id]) => id),
+          flat: Array.from(flat),
+          dim: puts[0]?.[1].length ?? 0,
+          model,
+          // The drops go with the first group only.
+          drops: first ? drops : [],
+          ...(pgvector ? {} : { channel: VECTORS_CHANNEL }),
+        },
+      );
+    };
+    // One statement is atomic on its own; several share a transaction.
+    if (groups.length === 1) return write(this.db, groups[0]!, true);
+    await this.db.transaction(async (tx) => {
+      for (const [g, puts] of groups.entries()) await write(tx, puts, g === 0);
     });
   }
 
