@@ -18,11 +18,15 @@ function toDomainError(err: unknown): unknown {
   return err;
 }
 
-/** Wraps every method of `target`: it waits at `gate`, and busy errors, thrown or rejected, become `unavailable`. */
-export function guard<T extends object>(target: T, gate: WriteGate): T {
+/**
+ * Wraps every method of `target`: busy errors, thrown or rejected, become `unavailable`; with
+ * a `gate`, it first waits while another transaction holds the connection. Without one, for
+ * the halves handed to the transaction that holds it.
+ */
+export function guard<T extends object>(target: T, gate: WriteGate | null): T {
   return wrapMethods(target, (invoke) => {
     const call = () => mapErrors(invoke, toDomainError);
-    const waiting = gate.wait();
+    const waiting = gate?.wait();
     return waiting ? waiting.then(call) : call();
   });
 }

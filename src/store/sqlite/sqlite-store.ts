@@ -45,6 +45,7 @@ export class SqliteStore implements Store {
   readonly #db: Database.Database;
   readonly #gate = new WriteGate();
   readonly #commits: GroupCommit;
+  readonly #inside: StoreTx;
   /** Prepared statements by SQL text: preparing costs more than running these short queries. */
   readonly #statements = new Map<string, Database.Statement>();
   #dataVersion = { at: -Infinity, value: 0 };
@@ -80,15 +81,20 @@ export class SqliteStore implements Store {
     }
     this.capabilities = { vectors };
     const gate = this.#gate;
-    this.objects = guard(new SqliteObjects(this.#db, sql, gate), gate);
-    this.votes = guard(new SqliteVotes(this.#db, sql), gate);
+    const objects = new SqliteObjects(this.#db, sql, gate);
+    const votes = new SqliteVotes(this.#db, sql);
+    const identity = new SqliteIdentity(sql);
+    this.#events = new SqliteEvents(this.#db, sql);
+    this.objects = guard(objects, gate);
+    this.votes = guard(votes, gate);
     this.search = guard(new SqliteSearchIndex(sql, leg), gate);
     this.embeddings = guard(new SqliteEmbedQueue(this.#db, sql), gate);
     this.registry = guard(new SqliteRegistry(this.#db, sql), gate);
-    this.identity = guard(new SqliteIdentity(sql), gate);
-    this.#events = new SqliteEvents(this.#db, sql);
-    this.#commits = new GroupCommit(this.#db, gate, Math.max(1, Math.trunc(opts.groupCommitMax ?? 64)), (ok) => this.#events.committed(ok));
+    this.identity = guard(identity, gate);
     this.events = guard(this.#events, gate);
+    // The transaction holding the gate works through these: they must not wait for it.
+    this.#inside = { objects: guard(objects, null), votes: guard(votes, null), identity: guard(identity, null), events: guard(this.#events, null) };
+    this.#commits = new GroupCommit(this.#db, gate, Math.max(1, Math.trunc(opts.groupCommitMax ?? 64)), (ok) => this.#events.committed(ok));
     // A constructor may return another object: callers get the guarded instance.
     return guard(this, gate);
   }
@@ -129,7 +135,7 @@ export class SqliteStore implements Store {
    * transactions join.
    */
   async withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
-    return this.#commits.run(() => fn({ objects: this.objects, votes: this.votes, identity: this.identity, events: this.events }));
+    return this.#commits.run(() => fn(this.#inside));
   }
 
   /**

@@ -113,23 +113,24 @@ describe('GroupCommit on a real file', () => {
     expect(ends).toEqual([true, true, true]);
   });
 
-  it('waits while another transaction holds the connection, and runs nested calls as savepoints of it', async () => {
+  it('waits while another transaction holds the connection, and sees only what it committed', async () => {
     let release!: () => void;
     const held = runInTransaction(db, gate, async () => {
       put('outer', 1);
-      await expect(commits.run(async () => {
-        put('inner', 2);
-        throw new Error('inner fails');
-      })).rejects.toThrow('inner fails');
-      await commits.run(async () => put('inner-ok', 3));
       await new Promise<void>((r) => (release = r));
+      put('outer-late', 2);
     });
     const queued = commits.run(async () => db.prepare('SELECT count(*) FROM t').pluck().get());
+    // A guarded call (any outside the holder) waits as well.
+    let waited = false;
+    const guarded = gate.wait()!.then(() => (waited = true));
     await new Promise((r) => setTimeout(r, 20));
+    expect(waited).toBe(false);
     release();
     await held;
-    // It ran after the holder committed, and saw the outer and the kept savepoint only.
+    await guarded;
+    // It ran after the holder committed, and saw both of its rows.
     expect(await queued).toBe(2);
-    expect(seenByOther('inner')).toBeUndefined();
+    expect(gate.wait()).toBeNull();
   });
 });
