@@ -45,6 +45,11 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
   });
 
   const mark = (tx: PgSession, k: string) => tx.query('INSERT INTO marks (k) VALUES ($1)', [k]);
+  /** A publish in small: a row and its event. */
+  const record = async (tx: PgSession, events: NewEvent[], k: string) => {
+    await mark(tx, k);
+    events.push(event(k));
+  };
   const marks = async () => (await db.query<{ k: string }>('SELECT k FROM marks ORDER BY k')).rows.map((r) => r.k);
   const logged = async () => (await db.query<{ object_id: string }>('SELECT object_id FROM events ORDER BY seq')).rows.map((r) => r.object_id);
   const keys = (n: number) => Array.from({ length: n }, (_, i) => `k${String(i).padStart(2, '0')}`);
@@ -54,8 +59,7 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
     const results = await Promise.all(
       keys(20).map((k) =>
         commits.run(async (tx, events) => {
-          await mark(tx, k);
-          events.push(event(k));
+          await record(tx, events, k);
           return `done ${k}`;
         }),
       ),
@@ -73,8 +77,7 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
     const outcomes = await Promise.allSettled(
       keys(10).map((k) =>
         commits.run(async (tx, events) => {
-          await mark(tx, k);
-          events.push(event(k));
+          await record(tx, events, k);
           if (k === 'k04') throw new Error('k04 changed its mind');
           return k;
         }),
@@ -120,8 +123,7 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
     const job = (k: string) =>
       commits.run(async (tx, events) => {
         await tx.query('INSERT INTO deferred (k) VALUES (1)');
-        await mark(tx, k);
-        events.push(event(k));
+        await record(tx, events, k);
         return k;
       });
     const outcomes = await Promise.allSettled([job('a'), job('b')]);

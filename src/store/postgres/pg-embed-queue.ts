@@ -53,56 +53,48 @@ export class PgEmbedQueue implements EmbedQueue {
   }
 
   /**
-   * One statement for the whole batch: the vectors (bound as one flat array, a slice each), the
-   * queue rows, and (vectors in memory) a NOTIFY per object that every instance's index hears
-   * when it commits. A statement per object cost the database a round trip and a plan each.
+   * One statement for the whole batch: the vectors (bound as one flat array, each row its
+   * slice), the queue rows, and (vectors in memory) a NOTIFY per object that every instance's
+   * index hears when it commits. A statement per object cost the database a round trip and a
+   * plan each.
    */
   async save(model: string, items: { id: string; vector: Float32Array | null }[]): Promise<void> {
     // The last word on an object wins, as it would one statement after another.
     const latest = [...new Map(items.map((i) => [i.id, i.vector])).entries()];
-    const drops = latest.filter(([, v]) => v === null).map(([id]) => id);
-    const byDim = new Map<number, [string, Float32Array][]>();
-    for (const [id, v] of latest) {
-      if (!v) continue;
-      const group = byDim.get(v.length) ?? [];
-      group.push([id, v]);
-      byDim.set(v.length, group);
+    const puts = latest.filter((e): e is [string, Float32Array] => e[1] !== null);
+    const starts: number[] = [];
+    let size = 0;
+    for (const [, v] of puts) {
+      starts.push(size);
+      size += v.length;
     }
-    // One model answers in one dimension: one group, unless a stray vector came with the batch.
-    const groups = byDim.size ? [...byDim.values()] : [[]];
+    const flat = new Float32Array(size);
+    puts.forEach(([, v], i) => flat.set(v, starts[i]!));
     const pgvector = this.vectors() === 'pgvector';
-    const write = async (db: PgSession, puts: [string, Float32Array][], first: boolean) => {
-      const flat = new Float32Array(puts.length * (puts[0]?.[1].length ?? 0));
-      puts.forEach(([, v], i) => flat.set(v, i * v.length));
-      await run(
-        db,
-        `WITH puts AS (SELECT o.seq, i.n FROM unnest(@puts::text[]) WITH ORDINALITY i(id, n) JOIN objects o ON o.id = i.id),
-           vectors AS (SELECT p.seq, (@flat::real[])[(p.n::int - 1) * @dim::int + 1 : p.n::int * @dim::int] AS embedding FROM puts p),
-           stored AS (
-             INSERT INTO object_vectors (seq, model, embedding${pgvector ? ', vec' : ''})
-             SELECT v.seq, @model, v.embedding${pgvector ? ', v.embedding::vector' : ''} FROM vectors v
-             ON CONFLICT (seq) DO UPDATE SET model = excluded.model, embedding = excluded.embedding${pgvector ? ', vec = excluded.vec' : ''}),
-           drops AS (SELECT o.seq FROM objects o WHERE o.id = ANY(@drops::text[])),
-           dropped AS (DELETE FROM object_vectors v USING drops d WHERE v.seq = d.seq),
-           saved AS (SELECT seq FROM puts UNION ALL SELECT seq FROM drops),
-           done AS (DELETE FROM embed_queue q USING saved s WHERE q.seq = s.seq)
-         SELECT ${pgvector ? '1' : 'pg_notify(@channel, s.seq::text)'} FROM saved s`,
-        {
-          puts: puts.map(([id]) => id),
-          flat: Array.from(flat),
-          dim: puts[0]?.[1].length ?? 0,
-          model,
-          // The drops go with the first group only.
-          drops: first ? drops : [],
-          ...(pgvector ? {} : { channel: VECTORS_CHANNEL }),
-        },
-      );
-    };
-    // One statement is atomic on its own; several share a transaction.
-    if (groups.length === 1) return write(this.db, groups[0]!, true);
-    await this.db.transaction(async (tx) => {
-      for (const [g, puts] of groups.entries()) await write(tx, puts, g === 0);
-    });
+    await run(
+      this.db,
+      `WITH puts AS (
+           SELECT o.seq, (@flat::real[])[i.start + 1 : i.start + i.len] AS embedding
+           FROM unnest(@puts::text[], @starts::int[], @lengths::int[]) i(id, start, len) JOIN objects o ON o.id = i.id),
+         stored AS (
+           INSERT INTO object_vectors (seq, model, embedding${pgvector ? ', vec' : ''})
+           SELECT p.seq, @model, p.embedding${pgvector ? ', p.embedding::vector' : ''} FROM puts p
+           ON CONFLICT (seq) DO UPDATE SET model = excluded.model, embedding = excluded.embedding${pgvector ? ', vec = excluded.vec' : ''}),
+         drops AS (SELECT o.seq FROM objects o WHERE o.id = ANY(@drops::text[])),
+         dropped AS (DELETE FROM object_vectors v USING drops d WHERE v.seq = d.seq),
+         saved AS (SELECT seq FROM puts UNION ALL SELECT seq FROM drops),
+         done AS (DELETE FROM embed_queue q USING saved s WHERE q.seq = s.seq)
+       SELECT ${pgvector ? '1' : 'pg_notify(@channel, s.seq::text)'} FROM saved s`,
+      {
+        puts: puts.map(([id]) => id),
+        starts,
+        lengths: puts.map(([, v]) => v.length),
+        flat: Array.from(flat),
+        model,
+        drops: latest.filter(([, v]) => v === null).map(([id]) => id),
+        channel: VECTORS_CHANNEL,
+      },
+    );
   }
 
   async fail(ids: readonly string[], error: string, nextAt: number): Promise<void> {

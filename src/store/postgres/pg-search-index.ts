@@ -28,7 +28,6 @@ interface ParsedQuery {
   df: number[];
   /** The change mark it was read at: kept until the mark moves. */
   mark: number | null;
-  at: number;
 }
 
 interface CorpusStats {
@@ -55,7 +54,13 @@ export class PgSearchIndex implements SearchIndex {
     const column = q.stemmed ? 'o.stems' : 'o.words';
     const [stats, parsed] = await Promise.all([this.#corpus(), this.#parse(q.terms, q.stemmed ? 'english' : 'simple')]);
     if (parsed.lexemes.length === 0) return [];
-    const params: Params = { ...liveParams(q.live), avgdl: Math.max(1, q.stemmed ? stats.stems : stats.words), match: q.allTerms ? parsed.all : parsed.any };
+    const params: Params = {
+      ...liveParams(q.live),
+      avgdl: Math.max(1, q.stemmed ? stats.stems : stats.words),
+      match: q.allTerms ? parsed.all : parsed.any,
+      all: parsed.all,
+      phrase: parsed.phrase,
+    };
     const where = [`${column} @@ @match::tsquery`, liveSql('o')];
     addFilters(q, where, params);
     // BM25 per lexeme, each written out: tf is the lexeme's weighted count of positions (title
@@ -72,8 +77,6 @@ export class PgSearchIndex implements SearchIndex {
     });
     const allTerms = q.allTerms ? 'true' : q.unmarked ? 'false' : `${column} @@ @all::tsquery`;
     const phrase = q.unmarked ? 'false' : `${column} @@ @phrase::tsquery`;
-    if (!q.allTerms && !q.unmarked) params.all = parsed.all;
-    if (!q.unmarked) params.phrase = parsed.phrase;
     // Scored once (materialized), with its marks, then only the page's phrase hits read their text.
     const rows = await all<CandidateColumns & { score: number; all_terms: boolean; phrase: boolean; title: string | null; content: string | null }>(
       this.db,
@@ -112,7 +115,7 @@ export class PgSearchIndex implements SearchIndex {
     const key = `${cfg} ${JSON.stringify(terms)}`;
     const cached = this.#parsed.get(key);
     const p = cached && (await cached.catch(() => null));
-    if (p && mark !== null && p.mark === mark && Date.now() - p.at <= STATS_TTL_MS) {
+    if (p && mark !== null && p.mark === mark) {
       // Most recently used last, so the first key is the one to drop.
       if (this.#parsed.get(key) === cached) this.#parsed.delete(key);
       this.#parsed.set(key, cached!);
@@ -134,7 +137,7 @@ export class PgSearchIndex implements SearchIndex {
          ARRAY(SELECT l.q::text FROM l ORDER BY l.lexeme) AS lexemes,
          ARRAY(SELECT (SELECT count(*) FROM objects x WHERE x.${column} @@ l.q)::float8 FROM l ORDER BY l.lexeme) AS df`,
       params,
-    ).then((r) => ({ any: r!.any_terms, all: r!.all_terms, phrase: r!.phrase, lexemes: r!.lexemes, df: r!.df, mark, at: Date.now() }));
+    ).then((r) => ({ any: r!.any_terms, all: r!.all_terms, phrase: r!.phrase, lexemes: r!.lexemes, df: r!.df, mark }));
     this.#parsed.set(key, reading);
     reading.catch(() => this.#parsed.get(key) === reading && this.#parsed.delete(key));
     if (this.#parsed.size > PARSED_CACHED) this.#parsed.delete(this.#parsed.keys().next().value!);

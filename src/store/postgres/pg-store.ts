@@ -83,7 +83,7 @@ export class PgStore implements Store {
     return { vectors: { available: true, answeredBy: this.#vectorMode() === 'pgvector' ? 'approximate-index' : 'process-memory' } };
   }
 
-  /** Concurrent calls share one BEGIN … COMMIT, each behind a savepoint (PgGroupCommit). */
+  /** Concurrent calls share one BEGIN … COMMIT, one after another (PgGroupCommit). */
   withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
     return this.#commits.run((tx, events) => fn(halves(tx, events)));
   }
