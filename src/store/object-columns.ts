@@ -75,6 +75,12 @@ export const CANDIDATE_COLUMNS = 'o.id, o.created_at, o.verification_count, o.co
 
 export type CandidateColumns = Pick<ObjectColumns<unknown>, 'id' | 'created_at' | 'verification_count' | 'contradiction_count'>;
 
+/** CANDIDATE_COLUMNS as a row of values, in their order. */
+export type CandidateRow = [id: string, createdAt: number, verificationCount: number, contradictionCount: number];
+
+/** The candidate columns at the start of a row of values (a query's may go on with its own). */
+export const candidateColumns = ([id, created_at, verification_count, contradiction_count]: readonly [...CandidateRow, ...unknown[]]): CandidateColumns => ({ id, created_at, verification_count, contradiction_count });
+
 /** The candidate with the leg's own fields (`extra`), built as one literal: spreads cost more than the query per row. */
 export const toCandidate = <Extra extends object>(row: CandidateColumns, extra: Extra): CandidateFacts & Extra =>
   Object.assign({ id: row.id, createdAt: row.created_at, verificationCount: row.verification_count, contradictionCount: row.contradiction_count }, extra);

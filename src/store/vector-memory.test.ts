@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyRows, ModelVectors, nearestLive, topIndices } from './vector-memory.js';
+import { applyRows, bestIndices, ModelVectors, nearestLive } from './vector-memory.js';
 
 /** A deterministic pseudo-random sequence, so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -22,10 +22,20 @@ const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => {
 describe('vector memory', () => {
   it('selects the same best k as a full sort, ties by index order', () => {
     const next = random(7);
-    const values = Array.from({ length: 5000 }, () => Math.round(next() * 300));
-    const better = (a: number, b: number) => values[a]! > values[b]! || (values[a] === values[b] && a < b);
-    const sorted = values.map((_, i) => i).sort((a, b) => values[b]! - values[a]! || a - b);
-    for (const k of [1, 10, 257, 4999, 5000, 6000]) expect(topIndices(values.length, k, better)).toEqual(sorted.slice(0, k));
+    const values = Float32Array.from({ length: 5000 }, () => Math.round(next() * 300) / 7);
+    const sorted = [...values.keys()].sort((a, b) => values[b]! - values[a]! || a - b);
+    for (const k of [1, 10, 257, 4999, 5000, 6000]) expect(bestIndices(values, values.length, k, (j) => j)).toEqual(sorted.slice(0, k));
+    // Ties broken by the seq the caller maps an index to, not by the index.
+    expect(bestIndices(Float32Array.of(1, 2, 2, 2, 0), 5, 2, (j) => -j)).toEqual([3, 2]);
+    for (const n of [1, 2, 3, 17, 100, 1000]) {
+      for (const distinct of [2, 5, 1e9]) {
+        const v = Float32Array.from({ length: n }, () => Math.floor(next() * distinct) - distinct / 2);
+        const order = [...v.keys()].sort((a, b) => v[b]! - v[a]! || a - b);
+        for (const k of [1, 2, Math.ceil(n / 2), n]) expect(bestIndices(v, n, k, (j) => j)).toEqual(order.slice(0, k));
+      }
+    }
+    // Every value equal, and only part of the scores counted.
+    expect(bestIndices(new Float32Array(1000).fill(0.5), 900, 3, (j) => j)).toEqual([0, 1, 2]);
   });
 
   it('answers similarities within 0.01 of the exact cosine, nearest first by them, in growing slices that cover every vector once', () => {

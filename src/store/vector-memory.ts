@@ -21,6 +21,23 @@ function unit(v: ArrayLike<number>): Float32Array {
   return out;
 }
 
+/** The dot product of the byte codes at `off` with `q`, four dimensions a step (the scan's inner loop). */
+function dotCodes(codes: Int8Array, off: number, q: Float32Array, dim: number): number {
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let e = 0;
+  let d = 0;
+  for (const end = dim - 3; d < end; d += 4) {
+    a += codes[off + d]! * q[d]!;
+    b += codes[off + d + 1]! * q[d + 1]!;
+    c += codes[off + d + 2]! * q[d + 2]!;
+    e += codes[off + d + 3]! * q[d + 3]!;
+  }
+  for (; d < dim; d++) a += codes[off + d]! * q[d]!;
+  return a + b + (c + e);
+}
+
 /** A float32 vector stored as bytes (SQLite BLOB); copied, since a Buffer's offset may not be aligned. */
 export const blobVector = (b: Uint8Array): Float32Array => new Float32Array(Uint8Array.from(b).buffer);
 
@@ -122,8 +139,7 @@ export class ModelVectors {
         return { seq, similarity: s.sims[j]! };
       });
     const s = this.#score(q, true);
-    const better = (a: number, b: number) => s.sims[a]! > s.sims[b]! || (s.sims[a] === s.sims[b] && s.seqs[s.slots ? s.slots[a]! : a]! < s.seqs[s.slots ? s.slots[b]! : b]!);
-    const top = topIndices(s.count, Math.max(1, first), better);
+    const top = bestIndices(s.sims, s.count, Math.max(1, first), s.slots ? (j) => s.seqs[s.slots![j]!]! : (j) => s.seqs[j]!);
     yield slice(s, top);
     if (given.size >= this.size) return;
     // More were wanted (filters passed over many): order the rest, scored afresh over every
@@ -173,11 +189,7 @@ export class ModelVectors {
     const lists = probed ? this.#currentLists() : null;
     if (!lists) {
       const sims = new Float32Array(n);
-      for (let i = 0, off = 0; i < n; i++, off += dim) {
-        let dot = 0;
-        for (let d = 0; d < dim; d++) dot += codes[off + d]! * q[d]!;
-        sims[i] = dot * scales[i]!;
-      }
+      for (let i = 0; i < n; i++) sims[i] = dotCodes(codes, i * dim, q, dim) * scales[i]!;
       return { slots: null, sims, count: n, seqs: this.#seqs };
     }
     const wanted = lists.nearestLists(q, this.index.probes);
@@ -193,51 +205,55 @@ export class ModelVectors {
         m2.set(sims);
         [slots, sims] = [s2, m2];
       }
-      let dot = 0;
-      for (let d = 0, off = i * dim; d < dim; d++) dot += codes[off + d]! * q[d]!;
       slots[count] = i;
-      sims[count++] = dot * scales[i]!;
+      sims[count++] = dotCodes(codes, i * dim, q, dim) * scales[i]!;
     }
     return { slots, sims, count, seqs: this.#seqs };
   }
 }
 
-/** The best `k` of indices 0..n-1 by `better`, best first: a bounded heap, O(n log k). */
-export function topIndices(n: number, k: number, better: (a: number, b: number) => boolean): number[] {
-  if (k >= n) return Array.from({ length: n }, (_, i) => i).sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
-  // A heap whose root is the worst kept index.
-  const heap: number[] = [];
-  const worse = (a: number, b: number) => better(b, a);
-  const up = (j: number) => {
-    while (j > 0) {
-      const p = (j - 1) >> 1;
-      if (!worse(heap[j]!, heap[p]!)) return;
-      [heap[j], heap[p]] = [heap[p]!, heap[j]!];
-      j = p;
+/**
+ * The `k` highest of `sims[0..count)`, highest first, ties by `seqOf` ascending: the k-th highest
+ * value is selected in linear time (on a scratch copy), and only what reaches it is sorted.
+ */
+export function bestIndices(sims: Float32Array, count: number, k: number, seqOf: (j: number) => number): number[] {
+  const picked: number[] = [];
+  const threshold = k >= count ? -Infinity : kthHighest(sims.slice(0, count), k);
+  for (let j = 0; j < count; j++) if (sims[j]! >= threshold) picked.push(j);
+  picked.sort((a, b) => sims[b]! - sims[a]! || seqOf(a) - seqOf(b));
+  // Values equal to the threshold may have taken more than k places.
+  if (picked.length > k) picked.length = k;
+  return picked;
+}
+
+/** The k-th highest value (1 ≤ k ≤ length) of `a`, which it reorders: quickselect, falling back to a sort. */
+function kthHighest(a: Float32Array, k: number): number {
+  const target = a.length - k;
+  let lo = 0;
+  let hi = a.length - 1;
+  // Enough rounds for any reasonable input; a pathological one is sorted instead.
+  for (let rounds = 4 * Math.ceil(Math.log2(a.length + 1)); lo < hi && rounds > 0; rounds--) {
+    const mid = (lo + hi) >> 1;
+    // Median of three as the pivot.
+    const [x, y, z] = [a[lo]!, a[mid]!, a[hi]!];
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i++] = a[j]!;
+        a[j--] = t;
+      }
     }
-  };
-  const down = (j: number) => {
-    for (;;) {
-      const l = 2 * j + 1;
-      const r = l + 1;
-      let w = j;
-      if (l < heap.length && worse(heap[l]!, heap[w]!)) w = l;
-      if (r < heap.length && worse(heap[r]!, heap[w]!)) w = r;
-      if (w === j) return;
-      [heap[j], heap[w]] = [heap[w]!, heap[j]!];
-      j = w;
-    }
-  };
-  for (let i = 0; i < n; i++) {
-    if (heap.length < k) {
-      heap.push(i);
-      up(heap.length - 1);
-    } else if (better(i, heap[0]!)) {
-      heap[0] = i;
-      down(0);
-    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else return a[target]!;
   }
-  return heap.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
+  if (lo < hi) a.subarray(lo, hi + 1).sort();
+  return a[target]!;
 }
 
 /**

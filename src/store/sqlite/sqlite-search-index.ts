@@ -1,6 +1,6 @@
 /** The search half of the SQLite store. Lexical: FTS5 (words as given, and Porter stems). Semantic: sqlite-vectors.ts. */
 import type { LexicalHit, LexicalQuery, SearchIndex, SemanticHit, SemanticQuery } from '../../ports/search-index.js';
-import { CANDIDATE_COLUMNS, toCandidate, type CandidateColumns } from '../object-columns.js';
+import { CANDIDATE_COLUMNS, candidateColumns, toCandidate, type CandidateRow } from '../object-columns.js';
 import { addFilters, ftsToken, limitSql, liveParams, liveSql, type Sql } from './sqlite-rows.js';
 import type { SqliteVectorLeg } from './sqlite-vectors.js';
 
@@ -33,33 +33,38 @@ export class SqliteSearchIndex implements SearchIndex {
     const phrase = single ? '1' : q.unmarked ? '0' : set('phrase');
     // bm25 is lower-is-better; the column weights rank title over topics over content.
     const bm25 = `bm25(${fts}, 4.0, 2.0, 1.0)`;
+    // One join to `objects` per hit gives both the live check and the candidate's columns; the
+    // texts are read again only for phrase hits. Rows come as arrays (cheaper than objects).
     const run = (ranked: string) =>
       this.sql(
         `WITH ranked AS MATERIALIZED (${ranked}),
-         hits AS (SELECT r.seq, r.score FROM ranked r JOIN objects o ON o.seq = r.seq WHERE ${kept} ORDER BY r.score ${limitSql(q.limit)}),
-         marked AS (SELECT hits.seq, hits.score, ${allTerms} AS all_terms, ${phrase} AS phrase FROM hits)
-         SELECT ${CANDIDATE_COLUMNS}, -m.score AS relevance, m.all_terms, m.phrase,
-           CASE WHEN m.phrase THEN o.title END AS title, CASE WHEN m.phrase THEN o.content END AS content,
-           (SELECT count(*) FROM ranked) AS ranked
-         FROM marked m JOIN objects o ON o.seq = m.seq ORDER BY m.score`,
-      ).all(params) as (CandidateColumns & { relevance: number; all_terms: number; phrase: number; title: string | null; content: string | null; ranked: number })[];
+         hits AS (SELECT r.seq, r.score, ${CANDIDATE_COLUMNS} FROM ranked r JOIN objects o ON o.seq = r.seq WHERE ${kept} ORDER BY r.score ${limitSql(q.limit)}),
+         marked AS (SELECT hits.*, ${allTerms} AS all_terms, ${phrase} AS phrase FROM hits)
+         SELECT m.id, m.created_at, m.verification_count, m.contradiction_count, -m.score, m.all_terms, m.phrase,
+           CASE WHEN m.phrase THEN (SELECT json_array(o.title, o.content) FROM objects o WHERE o.seq = m.seq) END,
+           (SELECT count(*) FROM ranked)
+         FROM marked m ORDER BY m.score`,
+      )
+        .raw(true)
+        .all(params) as [...CandidateRow, relevance: number, allTerms: number, phrase: number, text: string | null, ranked: number][];
     // Without filters nearly every match is live: rank the index alone, a little past the limit,
     // and look up only those rows. On a large board a row lookup per match (cold pages) costs
     // more than scoring it. Where too few of them were live, or with filters, every match is
     // looked up as it is ranked.
     const headroom = filters.length === 0 ? Math.ceil(q.limit * 1.25) + 16 : 0;
     let rows = headroom > 0 ? run(`SELECT rowid AS seq, ${bm25} AS score FROM ${fts} WHERE ${match} ORDER BY score ${limitSql(headroom)}`) : null;
-    if (!rows || (rows.length < q.limit && (rows.length === 0 || rows[0]!.ranked === headroom))) {
+    if (!rows || (rows.length < q.limit && (rows.length === 0 || rows[0]![8] === headroom))) {
       rows = run(`SELECT o.seq, ${bm25} AS score FROM ${fts} JOIN objects o ON o.seq = ${fts}.rowid WHERE ${match} AND ${kept} ORDER BY score ${limitSql(q.limit)}`);
     }
-    return rows.map((r) =>
-      toCandidate(r, {
-        relevance: r.relevance,
-        allTerms: r.all_terms === 1,
-        phrase: r.phrase === 1,
-        text: r.phrase === 1 ? { title: r.title!, content: r.content! } : undefined,
-      }),
-    );
+    return rows.map((r) => {
+      const [title, content] = r[7] === null ? [] : (JSON.parse(r[7]) as [string, string]);
+      return toCandidate(candidateColumns(r), {
+        relevance: r[4],
+        allTerms: r[5] === 1,
+        phrase: r[6] === 1,
+        text: r[6] === 1 ? { title: title!, content: content! } : undefined,
+      });
+    });
   }
 
   async semantic(q: SemanticQuery): Promise<SemanticHit[]> {
