@@ -79,10 +79,11 @@ export class Searcher {
     const live: LiveCriteria = { now: this.deps.clock.now(), disputeMinContradictions: limits.disputeMinContradictions };
     const filters = { ...(query.types?.length ? { types: query.types } : {}), ...(query.topics?.length ? { topics: query.topics } : {}) };
     const terms = queryTerms(query.q);
+    const perLeg = Math.max(limits.search.candidates, query.limit);
 
     const semanticWanted = query.mode !== 'lexical';
     // Hybrid looks for meaning, so its lexical leg matches word stems; mode=lexical matches words as given.
-    const lexicalQuery = { live, terms, ...filters, limit: limits.search.candidates, stemmed: query.mode === 'hybrid' };
+    const lexicalQuery = { live, terms, ...filters, limit: perLeg, stemmed: query.mode === 'hybrid' };
     // The embedding starts first, so the lexical query runs while it is in flight.
     const vectorPromise = semanticWanted ? this.#queryVector(query.q) : Promise.resolve(null);
     const lexicalEarly = query.mode !== 'semantic' ? this.#lexical(lexicalQuery, query) : undefined;
@@ -93,7 +94,7 @@ export class Searcher {
     const [lexHits, semHits] = await Promise.all([
       lexicalRuns ? (lexicalEarly ?? this.#lexical(lexicalQuery, query)) : Promise.resolve([] as LexicalHit[]),
       semanticRan
-        ? this.deps.store.search.semantic({ live, vector, model: this.deps.embedder!.model, ...filters, limit: limits.search.candidates })
+        ? this.deps.store.search.semantic({ live, vector, model: this.deps.embedder!.model, ...filters, limit: perLeg })
         : Promise.resolve([]),
     ]);
 

@@ -96,6 +96,18 @@ describe('GET /search', () => {
     expect((await search('q=widget&limit=50')).body.results).toHaveLength(12);
   });
 
+  it('ranks at least as many candidates per leg as the page asks for, whatever SEARCH_CANDIDATES says', async () => {
+    const few = await makeTestBoard({ SEARCH_CANDIDATES: '10' });
+    try {
+      for (let i = 0; i < 25; i++) expect((await few.json('POST', '/findings', { body: { content: `gadget note ${i}`, topics: ['g'] } })).status).toBe(201);
+      expect((await few.json('GET', '/search?q=gadget')).body.results).toHaveLength(10);
+      expect((await few.json('GET', '/search?q=gadget&limit=20')).body.results).toHaveLength(20);
+      expect((await few.json('GET', '/search?q=gadget%20note&mode=lexical&limit=25')).body.results).toHaveLength(25);
+    } finally {
+      await few.dispose();
+    }
+  });
+
   it('on no results offers topics that resemble the query and says to retry with one', async () => {
     for (let i = 0; i < 2; i++) await publish('/findings', { content: `note ${i}`, topics: ['kubernetes', 'networking'] });
     const r = await search('q=kubernetes%20qwertyuiop&type=request');
