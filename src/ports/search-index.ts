@@ -55,6 +55,11 @@ export interface SearchIndex {
   /** Full-text candidates over live objects (title > topics > content), best first. */
   lexical(q: LexicalQuery): Promise<LexicalHit[]>;
   /**
+   * At least as many as the objects holding every one of `terms` (live or not, filters aside,
+   * words as given or stems): an upper bound, far cheaper than the AND query it bounds.
+   */
+  allTermsBound(q: Pick<LexicalQuery, 'terms' | 'stemmed'>): Promise<number>;
+  /**
    * The nearest live objects by cosine similarity under the filters, best first; none without
    * vectors. Vectors held in memory as bytes answer similarities to within about 0.001, and on a
    * large board the nearest may come from an approximate index (pgvector's HNSW, or the lists of

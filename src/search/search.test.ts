@@ -57,6 +57,7 @@ it('reads the page in full after ranking, passing over an object hidden in betwe
           await store.objects.setHidden(ranked[0]!, true, live());
           return hits;
         },
+        allTermsBound: store.search.allTermsBound.bind(store.search),
         semantic: store.search.semantic.bind(store.search),
       },
     },
@@ -65,4 +66,40 @@ it('reads the page in full after ranking, passing over an object hidden in betwe
   expect(hits.map((h) => h.object.id)).toEqual([ranked[1], ranked[2]]);
   expect(hits.every((h) => !h.object.hidden)).toBe(true);
   expect(hits[0]!.score).toBe(1);
+});
+
+it('answers alike whether the index bound sends the OR query alone or the AND query first', async () => {
+  for (const [n, content] of [
+    [4, 'pool sizing notes'],
+    [5, 'connection refused by the proxy'],
+    [6, 'exhausted retries on the connection'],
+  ] as const)
+    await store.objects.insert(row(n, content), live());
+  let bounded = 0;
+  // A bound too high to trust sends every query down the AND-first path.
+  const loose: Store = Object.create(store, {
+    search: { value: { lexical: store.search.lexical.bind(store.search), semantic: store.search.semantic.bind(store.search), allTermsBound: async () => Infinity } },
+  });
+  const counting: Store = Object.create(store, {
+    search: {
+      value: {
+        lexical: store.search.lexical.bind(store.search),
+        semantic: store.search.semantic.bind(store.search),
+        allTermsBound: async (q: Parameters<Store['search']['allTermsBound']>[0]) => {
+          const b = await store.search.allTermsBound(q);
+          bounded += b < 100 ? 1 : 0;
+          return b;
+        },
+      },
+    },
+  });
+  for (const q of ['connection pool exhausted', 'pool connection', 'exhausted retries', 'proxy pool']) {
+    for (const mode of ['lexical', 'hybrid'] as const) {
+      for (const limit of [1, 2, 10]) {
+        const answer = async (s: Store) => (await searcher(s).search({ q, mode, limit })).hits.map((h) => [h.object.id, h.score, h.matchedBy]);
+        expect(await answer(counting)).toEqual(await answer(loose));
+      }
+    }
+  }
+  expect(bounded).toBeGreaterThan(0);
 });

@@ -26,6 +26,8 @@ interface ParsedQuery {
   /** Each lexeme of the query as a tsquery, and how many objects (live or not) hold it. */
   lexemes: string[];
   df: number[];
+  /** How many objects (live or not) hold every lexeme. */
+  allCount: number;
   /** The change mark it was read at: kept until the mark moves. */
   mark: number | null;
 }
@@ -100,13 +102,19 @@ export class PgSearchIndex implements SearchIndex {
     );
   }
 
+  async allTermsBound(q: Pick<LexicalQuery, 'terms' | 'stemmed'>): Promise<number> {
+    if (q.terms.length === 0) return 0;
+    // Counted with the parse, which the lexical query then finds cached.
+    return (await this.#parse(q.terms, q.stemmed ? 'english' : 'simple')).allCount;
+  }
+
   async semantic(q: SemanticQuery): Promise<SemanticHit[]> {
     return (await this.vectors()?.nearest(q)) ?? [];
   }
 
   /**
    * The query as tsqueries, parsed once: any term, all terms, the phrase, and each lexeme on its
-   * own with how many objects hold it. Bound as constants, a tsquery is not parsed again for
+   * own with how many objects hold it (and how many hold them all). Bound as constants, a tsquery is not parsed again for
    * every row a scan reads. Exact as of the last write: an AND query and its OR query share one
    * reading, and so do repeated queries until anything is written.
    */
@@ -128,16 +136,17 @@ export class PgSearchIndex implements SearchIndex {
       params[`t${i}`] = t;
       return `plainto_tsquery('${cfg}', agentboard_fold(@t${i}))`;
     });
-    const reading = one<{ any_terms: string; all_terms: string; phrase: string; lexemes: string[]; df: number[] }>(
+    const reading = one<{ any_terms: string; all_terms: string; phrase: string; lexemes: string[]; df: number[]; all_count: number }>(
       this.db,
       `WITH l AS (SELECT DISTINCT u.lexeme, ${LEXEME_QUERY} AS q FROM unnest(to_tsvector('${cfg}', agentboard_fold(@all))) u)
        SELECT (${any.join(' || ')})::text AS any_terms,
          plainto_tsquery('${cfg}', agentboard_fold(@all))::text AS all_terms,
          phraseto_tsquery('${cfg}', agentboard_fold(@all))::text AS phrase,
          ARRAY(SELECT l.q::text FROM l ORDER BY l.lexeme) AS lexemes,
-         ARRAY(SELECT (SELECT count(*) FROM objects x WHERE x.${column} @@ l.q)::float8 FROM l ORDER BY l.lexeme) AS df`,
+         ARRAY(SELECT (SELECT count(*) FROM objects x WHERE x.${column} @@ l.q)::float8 FROM l ORDER BY l.lexeme) AS df,
+         (SELECT count(*) FROM objects x WHERE x.${column} @@ plainto_tsquery('${cfg}', agentboard_fold(@all)))::float8 AS all_count`,
       params,
-    ).then((r) => ({ any: r!.any_terms, all: r!.all_terms, phrase: r!.phrase, lexemes: r!.lexemes, df: r!.df, mark }));
+    ).then((r) => ({ any: r!.any_terms, all: r!.all_terms, phrase: r!.phrase, lexemes: r!.lexemes, df: r!.df, allCount: r!.all_count, mark }));
     this.#parsed.set(key, reading);
     reading.catch(() => this.#parsed.get(key) === reading && this.#parsed.delete(key));
     if (this.#parsed.size > PARSED_CACHED) this.#parsed.delete(this.#parsed.keys().next().value!);

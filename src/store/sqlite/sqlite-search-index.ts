@@ -67,6 +67,13 @@ export class SqliteSearchIndex implements SearchIndex {
     });
   }
 
+  async allTermsBound(q: Pick<LexicalQuery, 'terms' | 'stemmed'>): Promise<number> {
+    if (q.terms.length === 0) return 0;
+    const fts = q.stemmed ? 'objects_fts_stem' : 'objects_fts';
+    // The index's own count of its matches: no scoring, no row read.
+    return this.sql(`SELECT count(*) FROM ${fts} WHERE ${fts} MATCH ?`).pluck().get(q.terms.map(ftsToken).join(' AND ')) as number;
+  }
+
   async semantic(q: SemanticQuery): Promise<SemanticHit[]> {
     return (await this.vectors?.nearest(q)) ?? [];
   }
