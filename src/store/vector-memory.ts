@@ -7,6 +7,7 @@
  */
 import type { SemanticHit, SemanticQuery } from '../ports/search-index.js';
 import { toCandidate, type CandidateColumns } from './object-columns.js';
+import { CodeRows } from './int8-dot.js';
 import { LISTS, VectorLists } from './vector-lists.js';
 
 /** Unit length (cosine similarity is then a dot product); a zero vector stays zero. */
@@ -19,23 +20,6 @@ function unit(v: ArrayLike<number>): Float32Array {
     for (let i = 0; i < out.length; i++) out[i]! *= k;
   }
   return out;
-}
-
-/** The dot product of the byte codes at `off` with `q`, four dimensions a step (the scan's inner loop). */
-function dotCodes(codes: Int8Array, off: number, q: Float32Array, dim: number): number {
-  let a = 0;
-  let b = 0;
-  let c = 0;
-  let e = 0;
-  let d = 0;
-  for (const end = dim - 3; d < end; d += 4) {
-    a += codes[off + d]! * q[d]!;
-    b += codes[off + d + 1]! * q[d + 1]!;
-    c += codes[off + d + 2]! * q[d + 2]!;
-    e += codes[off + d + 3]! * q[d + 3]!;
-  }
-  for (; d < dim; d++) a += codes[off + d]! * q[d]!;
-  return a + b + (c + e);
 }
 
 /** A float32 vector stored as bytes (SQLite BLOB); copied, since a Buffer's offset may not be aligned. */
@@ -69,8 +53,9 @@ interface Scored {
  */
 export class ModelVectors {
   #dim = 0;
+  /** The codes, a row per vector; made at the first vector, when the dimension is known. */
+  #rows: CodeRows | null = null;
   #seqs: number[] = [];
-  #codes = new Int8Array(0);
   #scales = new Float32Array(0);
   #listOf = new Uint16Array(0);
   readonly #at = new Map<number, number>();
@@ -89,7 +74,10 @@ export class ModelVectors {
   }
 
   put(seq: number, embedding: ArrayLike<number>): void {
-    if (this.#dim === 0) this.#dim = embedding.length;
+    if (this.#dim === 0) {
+      this.#dim = embedding.length;
+      this.#rows = new CodeRows(this.#dim);
+    }
     // A model answers in one dimension; a stray vector of another is not comparable.
     if (embedding.length !== this.#dim) return;
     let i = this.#at.get(seq);
@@ -102,7 +90,8 @@ export class ModelVectors {
     let max = 0;
     for (const x of u) max = Math.max(max, Math.abs(x));
     const scale = max / 127;
-    for (let d = 0; d < this.#dim; d++) this.#codes[i * this.#dim + d] = scale > 0 ? Math.round(u[d]! / scale) : 0;
+    const codes = this.#rows!.row(i);
+    for (let d = 0; d < this.#dim; d++) codes[d] = scale > 0 ? Math.round(u[d]! / scale) : 0;
     this.#scales[i] = scale;
     if (this.#lists) this.#listOf[i] = this.#lists.assign(u);
   }
@@ -113,7 +102,7 @@ export class ModelVectors {
     // Move the last vector into the hole.
     const last = this.#seqs.length - 1;
     const lastSeq = this.#seqs[last]!;
-    this.#codes.copyWithin(i * this.#dim, last * this.#dim, (last + 1) * this.#dim);
+    this.#rows!.move(last, i);
     this.#scales[i] = this.#scales[last]!;
     this.#listOf[i] = this.#listOf[last]!;
     this.#seqs[i] = lastSeq;
@@ -150,19 +139,18 @@ export class ModelVectors {
   }
 
   #grow(rows: number): void {
-    const codes = new Int8Array(rows * this.#dim);
-    codes.set(this.#codes);
+    this.#rows!.reserve(rows);
     const scales = new Float32Array(rows);
     scales.set(this.#scales);
     const listOf = new Uint16Array(rows);
     listOf.set(this.#listOf);
-    [this.#codes, this.#scales, this.#listOf] = [codes, scales, listOf];
+    [this.#scales, this.#listOf] = [scales, listOf];
   }
 
   /** The i-th vector as stored (unit length, to within a byte per dimension). */
   #read(i: number, out: Float32Array): void {
-    const off = i * this.#dim;
-    for (let d = 0; d < this.#dim; d++) out[d] = this.#codes[off + d]! * this.#scales[i]!;
+    const codes = this.#rows!.row(i);
+    for (let d = 0; d < this.#dim; d++) out[d] = codes[d]! * this.#scales[i]!;
   }
 
   /** The lists, learnt now if there are none yet or the vectors have doubled since; null below `approximateFrom`. */
@@ -183,31 +171,31 @@ export class ModelVectors {
   /** Scores every vector, or (`probed`, once the index answers) those of the nearest lists. */
   #score(q: Float32Array, probed: boolean): Scored {
     const n = this.#seqs.length;
-    const dim = this.#dim;
-    const codes = this.#codes;
+    const rows = this.#rows!;
     const scales = this.#scales;
     const lists = probed ? this.#currentLists() : null;
     if (!lists) {
       const sims = new Float32Array(n);
-      for (let i = 0; i < n; i++) sims[i] = dotCodes(codes, i * dim, q, dim) * scales[i]!;
+      rows.dot(q, n, sims);
+      for (let i = 0; i < n; i++) sims[i]! *= scales[i]!;
       return { slots: null, sims, count: n, seqs: this.#seqs };
     }
     const wanted = lists.nearestLists(q, this.index.probes);
     const listOf = this.#listOf;
     let slots = new Int32Array(Math.ceil((n * this.index.probes) / LISTS) * 2 + 64);
-    let sims = new Float32Array(slots.length);
     let count = 0;
     for (let i = 0; i < n; i++) {
       if (wanted[listOf[i]!] === 0) continue;
       if (count === slots.length) {
-        const [s2, m2] = [new Int32Array(count * 2), new Float32Array(count * 2)];
-        s2.set(slots);
-        m2.set(sims);
-        [slots, sims] = [s2, m2];
+        const grown = new Int32Array(count * 2);
+        grown.set(slots);
+        slots = grown;
       }
-      slots[count] = i;
-      sims[count++] = dotCodes(codes, i * dim, q, dim) * scales[i]!;
+      slots[count++] = i;
     }
+    const sims = new Float32Array(count);
+    rows.dot(q, count, sims, slots);
+    for (let j = 0; j < count; j++) sims[j]! *= scales[slots[j]!]!;
     return { slots, sims, count, seqs: this.#seqs };
   }
 }
