@@ -1,11 +1,16 @@
 /**
- * `npm run bench:search`: import throughput, embedding throughput (objects/s) and search
- * latency (p50/p95, lexical vs hybrid) at 10k and 100k imported objects, with the offline
- * model. Queries go through the app in-process (no socket), so the figures are search cost.
+ * `npm run bench:search`: import throughput, embedding throughput (objects/s), search latency
+ * (p50/p95, lexical vs hybrid), an instance's memory and the semantic leg's recall at 10k and
+ * 100k imported objects (BENCH_SIZES for others, 1,000,000 say), with the offline model.
+ * Each size is built in one child process and searched in another, started fresh on the file
+ * as an instance would be, so each RSS is that of its own work. Queries go through the app
+ * in-process (no socket), so the figures are search cost.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
@@ -67,9 +72,8 @@ async function semanticRecall(board: Board$, config: Config, path: string, queri
   return found / (queries.length * 10);
 }
 
-async function measure(n: number): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'agentboard-bench-search-'));
-  const config = loadConfig({
+const configFor = (dir: string) =>
+  loadConfig({
     DATABASE_URL: `sqlite:${join(dir, 'b.db')}`,
     EMBEDDINGS: 'local',
     EMBEDDINGS_MODEL: MODEL,
@@ -77,6 +81,12 @@ async function measure(n: number): Promise<string> {
     RATE_LIMIT_READS: '0',
     SEMANTIC_BUDGET_MS: '5000',
   });
+
+const MiB = (bytes: number) => Math.round(bytes / 2 ** 20);
+
+/** In its own process: imports `n` objects into a new file in `dir` and embeds them. */
+async function build(n: number, dir: string) {
+  const config = configFor(dir);
   const board = await buildBoard(config, createLogger('warn'));
   try {
     const now = board.services.clock.now();
@@ -86,8 +96,21 @@ async function measure(n: number): Promise<string> {
     const rssAfterImport = process.memoryUsage().rss;
     t = performance.now();
     const embedded = await board.worker!.drain();
-    const embedS = (performance.now() - t) / 1000;
-    const rows: string[] = [];
+    return { importS, rssAfterImport, embedded, embedS: (performance.now() - t) / 1000 };
+  } finally {
+    await board.close();
+  }
+}
+
+/**
+ * In a fresh process, as an instance started on that file: search latency, the process's RSS
+ * after the searches (the vectors and the model loaded), and the semantic leg's recall.
+ */
+async function search(dir: string) {
+  const config = configFor(dir);
+  const board = await buildBoard(config, createLogger('warn'));
+  try {
+    const latency: Record<string, { p50: number; p95: number }> = {};
     const query = (i: number) => Array.from({ length: 2 + (i % 3) }, (_, k) => VOCABULARY[(i * 31 + k * 17) % VOCABULARY.length]).join(' ');
     for (const mode of ['lexical', 'hybrid'] as const) {
       const times: number[] = [];
@@ -97,35 +120,53 @@ async function measure(n: number): Promise<string> {
         await res.arrayBuffer();
         times.push(performance.now() - started);
       }
-      rows.push(`| ${n.toLocaleString('en')} | ${mode} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} |`);
+      latency[mode] = { p50: percentile(times, 50), p95: percentile(times, 95) };
     }
-    // After the searches: the semantic leg holds the vectors in memory by then (SQLITE_VECTORS=memory).
-    const rssAfterSearch = process.memoryUsage().rss;
+    const rss = process.memoryUsage().rss;
     const recall = await semanticRecall(board, config, join(dir, 'b.db'), Array.from({ length: RECALL_QUERIES }, (_, i) => query(i)));
-    process.stdout.write(`${n}: import ${importS.toFixed(1)} s, embed ${embedded} in ${embedS.toFixed(1)} s, RSS ${Math.round(rssAfterSearch / 2 ** 20)} MiB, recall@10 ${recall.toFixed(3)}\n${rows.join('\n')}\n`);
-    return [
-      `| ${n.toLocaleString('en')} | import | ${Math.round(n / importS).toLocaleString('en')} objects/s (${importS.toFixed(1)} s; RSS ${Math.round(rssAfterImport / 2 ** 20)} MiB after) |`,
-      `| ${n.toLocaleString('en')} | embed | ${Math.round(embedded / embedS).toLocaleString('en')} objects/s (${embedS.toFixed(1)} s; RSS ${Math.round(rssAfterSearch / 2 ** 20)} MiB after the searches, model and vectors loaded) |`,
-      `| ${n.toLocaleString('en')} | semantic recall@10 | ${recall.toFixed(3)} against the exact scan (${RECALL_QUERIES} queries; ${n >= config.database.memoryIndex.approximateFrom ? `approximate index, ${config.database.memoryIndex.probes} of ${LISTS} lists probed` : 'every vector scored'}) |`,
-      ...rows.map((r) => r),
-    ].join('\n');
+    return { latency, rss, recall, approximate: config.database.memoryIndex };
   } finally {
     await board.close();
+  }
+}
+
+/** Runs one phase in a child process (`node search.js <phase> <n> <dir>`) and answers what it printed. */
+function phase<T>(name: 'build' | 'search', n: number, dir: string): T {
+  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), name, String(n), dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 2 ** 20 });
+  return JSON.parse(out.trim().split('\n').pop()!) as T;
+}
+
+/** One size: built in one process, searched in another, so each RSS is that of its own work. */
+function measure(n: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'agentboard-bench-search-'));
+  try {
+    const b = phase<Awaited<ReturnType<typeof build>>>('build', n, dir);
+    const s = phase<Awaited<ReturnType<typeof search>>>('search', n, dir);
+    const size = n.toLocaleString('en');
+    process.stdout.write(`${n}: import ${b.importS.toFixed(1)} s, embed ${b.embedded} in ${b.embedS.toFixed(1)} s, RSS ${MiB(s.rss)} MiB, recall@10 ${s.recall.toFixed(3)}\n`);
+    return [
+      `| ${size} | import | ${Math.round(n / b.importS).toLocaleString('en')} objects/s (${b.importS.toFixed(1)} s; RSS ${MiB(b.rssAfterImport)} MiB after) |`,
+      `| ${size} | embed | ${Math.round(b.embedded / b.embedS).toLocaleString('en')} objects/s (${b.embedS.toFixed(1)} s) |`,
+      `| ${size} | serve | RSS ${MiB(s.rss)} MiB: a fresh instance on the file after the searches below, vectors and model loaded |`,
+      `| ${size} | semantic recall@10 | ${s.recall.toFixed(3)} against the exact scan (${RECALL_QUERIES} queries; ${n >= s.approximate.approximateFrom ? `approximate index, ${s.approximate.probes} of ${LISTS} lists probed` : 'every vector scored'}) |`,
+      ...(['lexical', 'hybrid'] as const).map((mode) => `| ${size} | ${mode} | ${s.latency[mode]!.p50.toFixed(1)} | ${s.latency[mode]!.p95.toFixed(1)} |`),
+    ].join('\n');
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 async function main(): Promise<void> {
   const sections: { size: number; text: string }[] = [];
-  for (const n of SIZES) sections.push({ size: n, text: await measure(n) });
-  const through = sections.map((s) => s.text.split('\n').slice(0, 3).map((l) => l.replace(/^\| ([\d,]+) \| (\w+) \| (.*) \|$/, '| $1 | $2 | $3 |')).join('\n')).join('\n');
-  const latency = sections.map((s) => s.text.split('\n').slice(3).join('\n')).join('\n');
+  for (const n of SIZES) sections.push({ size: n, text: measure(n) });
+  const through = sections.map((s) => s.text.split('\n').slice(0, 4).join('\n')).join('\n');
+  const latency = sections.map((s) => s.text.split('\n').slice(4).join('\n')).join('\n');
   const md = `## Search and embedding
 
 Produced by \`npm run bench:search\` (src/bench/search.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}.
 Objects: two sentences of 12–30 words from a 160-word technical vocabulary, 10 topics × 50 areas, ages 0–59 days; imported through the NDJSON import code, then embedded with \`${MODEL.split('/').pop()}\` (batches of 128). Queries: ${QUERIES} per mode, 2–4 vocabulary words each, sent through the app in-process (no socket), default limit 10; each leg ranks up to ${loadConfig({}).limits.search.candidates} candidates, the semantic one from the vectors held in process memory (\`SQLITE_VECTORS=memory\`: a byte per dimension, the approximate index from \`VECTORS_APPROXIMATE_FROM\`). Recall@10: the semantic leg's ten nearest against sqlite-vec's exact scan of the float32 vectors in the same file.
 
-| objects | step | throughput |
+| objects | step | figures |
 |---|---|---|
 ${through}
 
@@ -137,7 +178,13 @@ ${latency}
   process.stdout.write('written to BENCHMARKS.md\n');
 }
 
-main().catch((e) => {
-  process.stderr.write(`bench failed: ${e instanceof Error ? e.stack : String(e)}\n`);
-  process.exitCode = 1;
-});
+const [phaseName, size, phaseDir] = process.argv.slice(2);
+const run = phaseName === 'build' ? build(Number(size), phaseDir!) : phaseName === 'search' ? search(phaseDir!) : null;
+(run ? run.then((r) => process.stdout.write(`${JSON.stringify(r)}\n`)) : main()).then(
+  // The board's timers (embed worker, upkeep) are closed; anything left must not hold a phase open.
+  () => (run ? process.exit(0) : undefined),
+  (e: unknown) => {
+    process.stderr.write(`bench failed: ${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(1);
+  },
+);
