@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyRows, bestIndices, ModelVectors, nearestLive } from './vector-memory.js';
+import { applyRows, bestIndices, ModelVectors, nearestLive, SlotIndex } from './vector-memory.js';
 
 /** A deterministic pseudo-random sequence, so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -36,6 +36,35 @@ describe('vector memory', () => {
     }
     // Every value equal, and only part of the scores counted.
     expect(bestIndices(new Float32Array(1000).fill(0.5), 900, 3, (j) => j)).toEqual([0, 1, 2]);
+  });
+
+  it('keeps slots by seq, densely while seqs are dense and in a map once one would leave the array mostly empty', () => {
+    const next = random(3);
+    const index = new SlotIndex();
+    const model = new Map<number, number>();
+    const check = () => {
+      for (const [seq, slot] of model) expect(index.get(seq)).toBe(slot);
+      for (const seq of [0, -1, 1.5, 10 ** 12, 99_999_999]) if (!model.has(seq)) expect(index.get(seq)).toBeUndefined();
+    };
+    for (let seq = 1; seq <= 200_000; seq++) {
+      index.set(seq, seq * 2);
+      model.set(seq, seq * 2);
+      if (next() < 0.1) {
+        const gone = 1 + Math.floor(next() * seq);
+        index.delete(gone);
+        model.delete(gone);
+      }
+    }
+    check();
+    // Far beyond the dense run, then odd keys: every entry is still found.
+    for (const seq of [10 ** 12, 7, -3, 2.5]) {
+      index.set(seq, 1);
+      model.set(seq, 1);
+    }
+    check();
+    index.delete(10 ** 12);
+    model.delete(10 ** 12);
+    check();
   });
 
   it('answers similarities within 0.01 of the exact cosine, nearest first by them, in growing slices that cover every vector once', () => {

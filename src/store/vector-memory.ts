@@ -25,6 +25,49 @@ function unit(v: ArrayLike<number>): Float32Array {
 /** A float32 vector stored as bytes (SQLite BLOB); copied, since a Buffer's offset may not be aligned. */
 export const blobVector = (b: Uint8Array): Float32Array => new Float32Array(Uint8Array.from(b).buffer);
 
+/**
+ * Where each seq's vector is (its slot), in a typed array indexed by seq while seqs are dense
+ * (they are the store's own increasing row ids): 4 bytes per seq instead of a Map entry's 30
+ * or so. A seq that would leave the array mostly empty moves every entry to a Map.
+ */
+export class SlotIndex {
+  #dense: Int32Array | null = new Int32Array(1024);
+  #map: Map<number, number> | null = null;
+  #size = 0;
+
+  get(seq: number): number | undefined {
+    if (this.#map) return this.#map.get(seq);
+    const slot = Number.isInteger(seq) && seq >= 0 && seq < this.#dense!.length ? this.#dense![seq]! - 1 : -1;
+    return slot < 0 ? undefined : slot;
+  }
+
+  set(seq: number, slot: number): void {
+    if (!this.#map && !(Number.isInteger(seq) && seq >= 0 && seq < this.#dense!.length)) {
+      // Dense while the array stays within 4 slots per entry (and a floor of 64 Ki).
+      const length = Math.max(seq + 1, this.#dense!.length * 2);
+      if (Number.isInteger(seq) && seq >= 0 && length <= Math.max(65_536, 4 * (this.#size + 1)) && length < 2 ** 31) {
+        const grown = new Int32Array(length);
+        grown.set(this.#dense!);
+        this.#dense = grown;
+      } else {
+        this.#map = new Map();
+        this.#dense!.forEach((s, q) => s > 0 && this.#map!.set(q, s - 1));
+        this.#dense = null;
+      }
+    }
+    if (this.get(seq) === undefined) this.#size++;
+    if (this.#map) this.#map.set(seq, slot);
+    else this.#dense![seq] = slot + 1;
+  }
+
+  delete(seq: number): void {
+    if (this.get(seq) === undefined) return;
+    this.#size--;
+    if (this.#map) this.#map.delete(seq);
+    else this.#dense![seq] = 0;
+  }
+}
+
 /** When the vectors of one model are scored through the approximate index (vector-lists.ts). */
 export interface VectorIndexSettings {
   /** From this many vectors of a model on, a query scores only the nearest lists' vectors. */
@@ -45,7 +88,7 @@ interface Scored {
 
 /**
  * Every vector of one model, each kept as one signed byte per dimension with its own scale:
- * about dimension + 100 bytes per object, a quarter of float32's. The similarities it answers
+ * about dimension + 75 bytes per object, a quarter of float32's. The similarities it answers
  * are within about 0.001 of the exact cosine (reading the exact vectors back from the database
  * to re-rank cost more than the whole scan on a small board). From
  * `approximateFrom` vectors on, the first slice comes from the lists of an inverted file
@@ -58,7 +101,7 @@ export class ModelVectors {
   #seqs: number[] = [];
   #scales = new Float32Array(0);
   #listOf = new Uint16Array(0);
-  readonly #at = new Map<number, number>();
+  readonly #at = new SlotIndex();
   #lists: VectorLists | null = null;
   /** How many vectors there were when the lists were learnt. */
   #listsFor = 0;

@@ -4,7 +4,7 @@
  *   keeps them current from `vector_changes`, a log that triggers on `object_vectors` fill,
  *   read before each query: one index range read that also brings other processes' writes.
  * - `scan`: sqlite-vec's exact cosine distance over the filtered rows, for a board that would
- *   rather not hold its vectors in memory (about dimension + 100 bytes per object).
+ *   rather not hold its vectors in memory (about dimension + 75 bytes per object).
  * Either way the database applies the live rule and the filters.
  */
 import type Database from 'better-sqlite3';
