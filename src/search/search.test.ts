@@ -28,6 +28,10 @@ const row = (n: number, content: string): NewObject => ({
   dedupeKey: `k${n}`,
 });
 
+async function insertAll(rows: readonly (readonly [number, string])[]) {
+  for (const [n, content] of rows) await store.objects.insert(row(n, content), live());
+}
+
 function searcher(s: Store) {
   return new Searcher({ store: s, clock, limits, log: createLogger('silent'), embedder: null, semanticBudgetMs: 100, topicCounts: (l, slugs) => s.objects.topicCounts(l, slugs) });
 }
@@ -35,12 +39,11 @@ function searcher(s: Store) {
 beforeEach(async () => {
   store = new SqliteStore(':memory:');
   await store.migrate();
-  for (const [n, content] of [
+  await insertAll([
     [1, 'connection pool exhausted'],
     [2, 'the connection pool was exhausted again'],
     [3, 'exhausted: every connection in the pool'],
-  ] as const)
-    await store.objects.insert(row(n, content), live());
+  ]);
 });
 afterEach(() => store.close());
 
@@ -69,12 +72,11 @@ it('reads the page in full after ranking, passing over an object hidden in betwe
 });
 
 it('answers alike whether the index bound sends the OR query alone or the AND query first', async () => {
-  for (const [n, content] of [
+  await insertAll([
     [4, 'pool sizing notes'],
     [5, 'connection refused by the proxy'],
     [6, 'exhausted retries on the connection'],
-  ] as const)
-    await store.objects.insert(row(n, content), live());
+  ]);
   let bounded = 0;
   // A bound too high to trust sends every query down the AND-first path.
   const loose: Store = Object.create(store, {

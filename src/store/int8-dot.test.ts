@@ -45,6 +45,21 @@ describe('byte codes in WebAssembly memory', () => {
     expect(out[1]! / (-128 * dim * q[0]!)).toBeCloseTo(1, 3);
   });
 
+  it('answers exactly after scratch of earlier calls lies where new rows are (dimensions not a multiple of 8)', () => {
+    const rows = new CodeRows(13);
+    rows.reserve(1024);
+    for (let i = 0; i < 1024; i++) rows.row(i).fill(-5);
+    const q = Float32Array.from({ length: 13 }, (_, d) => (d % 3) / 10);
+    // A call over many chosen rows leaves its query, sums and slots past the codes, where the
+    // next rows and the next query will lie.
+    rows.dot(Float32Array.from({ length: 13 }, () => -0.2), 8000, new Float32Array(8000), Int32Array.from({ length: 8000 }, (_, j) => j % 1024));
+    rows.reserve(2048);
+    for (let i = 1024; i < 2048; i++) rows.row(i).fill(i % 7);
+    const out = new Float32Array(2048);
+    rows.dot(q, 2048, out);
+    for (let i = 1024; i < 2048; i++) expect(out[i]).toBeCloseTo(exactDot(rows.row(i), q), 2);
+  });
+
   it('keeps the rows while they grow, moves one over another, and answers 0 for a zero query', () => {
     const rows = new CodeRows(16);
     rows.reserve(3);

@@ -183,7 +183,7 @@ export class CodeRows {
 
   /**
    * `out[j]` = the dot product of row j (of the first `rows`), or of row `slots[j]`, with `query`
-   * (unit length or less), to within about 1e-5 of it times 127/max|code|.
+   * (unit length or less); the query's rounding to 16 bits moves it by less than 1e-4 × 127.
    */
   dot(query: Float32Array, rows: number, out: Float32Array, slots?: Int32Array): void {
     let max = 0;
@@ -202,6 +202,8 @@ export class CodeRows {
     const buffer = this.#memory.buffer;
     const q16 = new Int16Array(buffer, queryAt, this.stride);
     for (let d = 0; d < this.dim; d++) q16[d] = Math.round(query[d]! * scale);
+    // Zero past the dimension: a row's padding may hold an earlier call's scratch.
+    q16.fill(0, this.dim);
     if (slots) new Int32Array(buffer, slotsAt, rows).set(slots.subarray(0, rows));
     this.#dot(0, rows, this.stride, queryAt, outAt, slots ? slotsAt : 0);
     const sums = new Int32Array(buffer, outAt, rows);
