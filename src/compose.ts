@@ -15,7 +15,6 @@ import { systemClock } from './clock.js';
 import type { Clock, Ids } from './ports/clock.js';
 import { UlidGenerator } from './domain/ulid.js';
 import { MemoryKv } from './kv/memory-kv.js';
-import { RedisKv } from './kv/redis-kv.js';
 import type { Kv } from './ports/kv.js';
 import type { Store } from './ports/store.js';
 import { EmbedWorker } from './search/embed-worker.js';
@@ -24,17 +23,20 @@ import { LocalEmbedder } from './embed/local-embedder.js';
 import { OpenAiEmbedder } from './embed/openai-embedder.js';
 import type { Embedder } from './ports/embedder.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
-import { PgStore } from './store/postgres/pg-store.js';
-import { PoolSession } from './store/postgres/pg-session.js';
 import type { ProbeRunDeps } from './registry/probe-runner.js';
 import { RegistryRunner } from './registry/runner.js';
 import type { SyncDeps } from './registry/sync.js';
 import { BoardMetrics } from './metrics.js';
 import { APP_VERSION } from './version.js';
 
-export function openStore(config: Config, log?: Logger): Store {
+/**
+ * The store DATABASE_URL names. PostgreSQL's modules (and Redis's, in openKv) load only when
+ * named: a board on SQLite does not carry their drivers (about 35 MB of an instance's memory).
+ */
+export async function openStore(config: Config, log?: Logger): Promise<Store> {
   const d = config.database;
   if (d.kind === 'sqlite') return new SqliteStore(d.path, { busyTimeoutMs: d.busyTimeoutMs, groupCommitMax: d.groupCommitMax, vectors: d.vectors, memoryIndex: d.memoryIndex });
+  const [{ PgStore }, { PoolSession }] = await Promise.all([import('./store/postgres/pg-store.js'), import('./store/postgres/pg-session.js')]);
   return new PgStore(new PoolSession({ url: d.url, max: d.poolSize, connectTimeoutMs: d.connectTimeoutMs }), {
     vectorIndex: d.vectorIndex,
     memoryIndex: d.memoryIndex,
@@ -58,8 +60,10 @@ export function checkSharedState(config: Config): void {
 }
 
 /** Redis when REDIS_URL is set (shared by every process), else in-process (one process only). */
-export function openKv(config: Config): Kv {
-  return config.redisUrl ? new RedisKv(config.redisUrl, config.redisPrefix) : new MemoryKv();
+export async function openKv(config: Config): Promise<Kv> {
+  if (!config.redisUrl) return new MemoryKv();
+  const { RedisKv } = await import('./kv/redis-kv.js');
+  return new RedisKv(config.redisUrl, config.redisPrefix);
 }
 
 /** The embedder EMBEDDINGS selects, or null for `none`. */
@@ -136,8 +140,8 @@ export async function prepareStore(store: Store, config: Config): Promise<number
 export async function buildBoard(config: Config, log: Logger, overrides: Overrides = {}): Promise<Board$> {
   const clock = overrides.clock ?? systemClock;
   if (!overrides.kv) checkSharedState(config);
-  const store = overrides.store ?? openStore(config, log);
-  const kv = overrides.kv ?? openKv(config);
+  const store = overrides.store ?? (await openStore(config, log));
+  const kv = overrides.kv ?? (await openKv(config));
   const restated = await prepareStore(store, config);
   if (restated > 0) log.info({ objects: restated }, 'standing re-derived under the current rule');
   // A kv that cannot be reached does not stop the board: health reports it and limits fail open.

@@ -60,7 +60,7 @@ async function serve(config: Config): Promise<void> {
 }
 
 async function migrate(config: Config): Promise<void> {
-  const store = openStore(config);
+  const store = await openStore(config);
   try {
     const restated = await prepareStore(store, config);
     process.stdout.write(`migrations applied (${config.database.kind})${restated ? `; standing re-derived for ${restated} objects` : ''}\n`);
@@ -135,7 +135,7 @@ async function exportFile(config: Config, file: string | undefined): Promise<num
 }
 
 async function syncRegistryCommand(config: Config): Promise<number> {
-  const store = openStore(config);
+  const store = await openStore(config);
   try {
     await prepareStore(store, config);
     const deps = registryDeps(config, store, systemClock, toolLogger(config));
