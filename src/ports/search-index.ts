@@ -55,10 +55,11 @@ export interface SearchIndex {
   /** Full-text candidates over live objects (title > topics > content), best first. */
   lexical(q: LexicalQuery): Promise<LexicalHit[]>;
   /**
-   * At least as many as the objects holding every one of `terms` (live or not, filters aside,
-   * words as given or stems): an upper bound, far cheaper than the AND query it bounds.
+   * How many objects hold every one of `terms` (live or not, filters aside, words as given or
+   * stems), counted no further than `upTo` (a store may count further): an upper bound on the
+   * AND query's answer, far cheaper than that query.
    */
-  allTermsBound(q: Pick<LexicalQuery, 'terms' | 'stemmed'>): Promise<number>;
+  allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed'>, upTo: number): Promise<number>;
   /**
    * The nearest live objects by cosine similarity under the filters, best first; none without
    * vectors. Vectors held in memory as bytes answer similarities to within about 0.001, and on a

@@ -60,7 +60,7 @@ it('reads the page in full after ranking, passing over an object hidden in betwe
           await store.objects.setHidden(ranked[0]!, true, live());
           return hits;
         },
-        allTermsBound: store.search.allTermsBound.bind(store.search),
+        allTermsCount: store.search.allTermsCount.bind(store.search),
         semantic: store.search.semantic.bind(store.search),
       },
     },
@@ -71,26 +71,26 @@ it('reads the page in full after ranking, passing over an object hidden in betwe
   expect(hits[0]!.score).toBe(1);
 });
 
-it('answers alike whether the index bound sends the OR query alone or the AND query first', async () => {
+it("answers alike whether the index's count sends the OR query alone or the AND query first", async () => {
   await insertAll([
     [4, 'pool sizing notes'],
     [5, 'connection refused by the proxy'],
     [6, 'exhausted retries on the connection'],
   ]);
   let bounded = 0;
-  // A bound too high to trust sends every query down the AND-first path.
+  // A count too high to trust sends every query down the AND-first path.
   const loose: Store = Object.create(store, {
-    search: { value: { lexical: store.search.lexical.bind(store.search), semantic: store.search.semantic.bind(store.search), allTermsBound: async () => Infinity } },
+    search: { value: { lexical: store.search.lexical.bind(store.search), semantic: store.search.semantic.bind(store.search), allTermsCount: async () => Infinity } },
   });
   const counting: Store = Object.create(store, {
     search: {
       value: {
         lexical: store.search.lexical.bind(store.search),
         semantic: store.search.semantic.bind(store.search),
-        allTermsBound: async (q: Parameters<Store['search']['allTermsBound']>[0]) => {
-          const b = await store.search.allTermsBound(q);
-          bounded += b < 100 ? 1 : 0;
-          return b;
+        allTermsCount: async (q: Parameters<Store['search']['allTermsCount']>[0], upTo: number) => {
+          const n = await store.search.allTermsCount(q, upTo);
+          bounded += n < upTo ? 1 : 0;
+          return n;
         },
       },
     },

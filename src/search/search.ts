@@ -186,14 +186,14 @@ export class Searcher {
    * partial one (tier), so when the AND query alone fills the page the OR query cannot change
    * the answer. In hybrid mode, an AND query that fills the whole candidate list already holds
    * the best lexical candidates. Either way the costly OR scoring of common words is skipped.
-   * Where the index's bound says the AND query cannot fill it, the OR query runs alone and
+   * Where the index's count says the AND query cannot fill it, the OR query runs alone and
    * marks its hits itself. When both run, the AND answer is every live object holding all the
    * terms, so it marks the OR hits, and the store need not work the marks out again.
    */
   async #lexical(q: LexicalQuery, query: SearchQuery): Promise<LexicalHit[]> {
     if (q.terms.length < 2) return this.deps.store.search.lexical(q);
     const enough = query.mode === 'lexical' ? query.limit : q.limit;
-    if ((await this.deps.store.search.allTermsBound(q)) < enough) return this.deps.store.search.lexical(q);
+    if ((await this.deps.store.search.allTermsCount(q, enough)) < enough) return this.deps.store.search.lexical(q);
     const all = await this.deps.store.search.lexical({ ...q, allTerms: true });
     if (all.length >= enough) return all;
     if (all.length >= q.limit) return this.deps.store.search.lexical(q);

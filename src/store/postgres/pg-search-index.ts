@@ -102,10 +102,10 @@ export class PgSearchIndex implements SearchIndex {
     );
   }
 
-  async allTermsBound(q: Pick<LexicalQuery, 'terms' | 'stemmed'>): Promise<number> {
+  async allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed'>, upTo: number): Promise<number> {
     if (q.terms.length === 0) return 0;
-    // Counted with the parse, which the lexical query then finds cached.
-    return (await this.#parse(q.terms, q.stemmed ? 'english' : 'simple')).allCount;
+    // Counted in full with the parse, which the lexical query then finds cached.
+    return Math.min(upTo, (await this.#parse(q.terms, q.stemmed ? 'english' : 'simple')).allCount);
   }
 
   async semantic(q: SemanticQuery): Promise<SemanticHit[]> {
