@@ -176,6 +176,11 @@ export class CodeRows {
     return this.#codes.subarray(i * this.stride, i * this.stride + this.dim);
   }
 
+  /** Writes row i's codes (`dim` of them). */
+  set(i: number, codes: Int8Array): void {
+    this.#codes.set(codes, i * this.stride);
+  }
+
   /** Copies row `from` over row `to`. */
   move(from: number, to: number): void {
     this.#codes.copyWithin(to * this.stride, from * this.stride, (from + 1) * this.stride);

@@ -10,20 +10,24 @@ import { toCandidate, type CandidateColumns } from './object-columns.js';
 import { CodeRows } from './int8-dot.js';
 import { LISTS, VectorLists } from './vector-lists.js';
 
-/** Unit length (cosine similarity is then a dot product); a zero vector stays zero. */
-function unit(v: ArrayLike<number>): Float32Array {
+/** `v` at unit length (cosine similarity is then a dot product), in `out`; a zero vector stays zero. */
+function unit(v: ArrayLike<number>, out: Float32Array = new Float32Array(v.length)): Float32Array {
   let norm = 0;
   for (let i = 0; i < v.length; i++) norm += v[i]! * v[i]!;
-  const out = Float32Array.from(v);
-  if (norm > 0) {
-    const k = 1 / Math.sqrt(norm);
-    for (let i = 0; i < out.length; i++) out[i]! *= k;
-  }
+  const k = norm > 0 ? 1 / Math.sqrt(norm) : 1;
+  for (let i = 0; i < v.length; i++) out[i] = v[i]! * k;
   return out;
 }
 
-/** A float32 vector stored as bytes (SQLite BLOB); copied, since a Buffer's offset may not be aligned. */
-export const blobVector = (b: Uint8Array): Float32Array => new Float32Array(Uint8Array.from(b).buffer);
+/**
+ * A float32 vector stored as bytes (SQLite BLOB), copied (a Buffer's offset may not be aligned):
+ * into `into` when it has the length, so that loading a million vectors makes no garbage of them.
+ */
+export const blobVector = (b: Uint8Array, into?: Float32Array): Float32Array => {
+  const out = into && into.byteLength === b.byteLength ? into : new Float32Array(b.byteLength / 4);
+  new Uint8Array(out.buffer, out.byteOffset, out.byteLength).set(b);
+  return out;
+};
 
 /**
  * Where each seq's vector is (its slot), in a typed array indexed by seq while seqs are dense
@@ -98,6 +102,9 @@ export class ModelVectors {
   #dim = 0;
   /** The codes, a row per vector; made at the first vector, when the dimension is known. */
   #rows: CodeRows | null = null;
+  /** put's scratch: the unit vector and its codes. */
+  #unit: Float32Array | null = null;
+  #codes: Int8Array | null = null;
   #seqs: number[] = [];
   #scales = new Float32Array(0);
   #listOf = new Uint16Array(0);
@@ -129,12 +136,14 @@ export class ModelVectors {
       this.#at.set(seq, i);
       if (this.#scales.length < this.#seqs.length) this.#grow(Math.max(1024, this.#scales.length * 2));
     }
-    const u = unit(embedding);
+    // Scratch, not garbage: a board loads a million of these at start.
+    const u = unit(embedding, (this.#unit ??= new Float32Array(this.#dim)));
     let max = 0;
     for (const x of u) max = Math.max(max, Math.abs(x));
     const scale = max / 127;
-    const codes = this.#rows!.row(i);
+    const codes = (this.#codes ??= new Int8Array(this.#dim));
     for (let d = 0; d < this.#dim; d++) codes[d] = scale > 0 ? Math.round(u[d]! / scale) : 0;
+    this.#rows!.set(i, codes);
     this.#scales[i] = scale;
     if (this.#lists) this.#listOf[i] = this.#lists.assign(u);
   }

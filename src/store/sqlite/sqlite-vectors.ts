@@ -84,8 +84,10 @@ export class SqliteMemoryVectors implements SqliteVectorLeg {
       this.#last = (this.sql('SELECT coalesce(max(id), 0) AS id FROM vector_changes').get() as { id: number }).id;
       for (const name of names) {
         const m = new ModelVectors(this.index);
-        for (const r of this.sql('SELECT seq, embedding FROM object_vectors WHERE model = ?').iterate(name) as IterableIterator<{ seq: number; embedding: Buffer }>) {
-          m.put(r.seq, blobVector(r.embedding));
+        // Rows as arrays and one float buffer for all: a million vectors load without garbage.
+        let scratch: Float32Array | undefined;
+        for (const [seq, embedding] of this.sql('SELECT seq, embedding FROM object_vectors WHERE model = ?').raw(true).iterate(name) as IterableIterator<[number, Buffer]>) {
+          m.put(seq, (scratch = blobVector(embedding, scratch)));
         }
         this.#models.set(name, m);
       }
