@@ -1,9 +1,9 @@
 /**
  * A local model through transformers.js feature extraction (mean pooling, normalised), or,
  * for a static lookup model with a BERT WordPiece tokenizer (the bundled one), the same
- * vectors computed here without the inference runtime. `model` is the path of a local model folder (nothing is downloaded; the default is the
- * bundled potion-base-2M) or a hub id, downloaded once into `modelsDir` on a machine with
- * internet.
+ * vectors computed here without the inference runtime. `model` is the path of a local model
+ * folder (nothing is downloaded; the default is the bundled potion-base-2M) or a hub id,
+ * downloaded once into `modelsDir` on a machine with internet.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';

@@ -195,8 +195,9 @@ export class Searcher {
     const enough = query.mode === 'lexical' ? query.limit : q.limit;
     if ((await this.deps.store.search.allTermsCount(q, enough)) < enough) return this.deps.store.search.lexical(q);
     const all = await this.deps.store.search.lexical({ ...q, allTerms: true });
+    // q.limit ≥ enough (the leg never ranks fewer than the page), so short of enough the AND
+    // answer is every live object holding all the terms.
     if (all.length >= enough) return all;
-    if (all.length >= q.limit) return this.deps.store.search.lexical(q);
     const marked = new Map(all.map((h) => [h.id, h]));
     const any = await this.deps.store.search.lexical({ ...q, unmarked: true });
     return any.map((h) => {

@@ -164,10 +164,10 @@ export class CodeRows {
     this.#dot = instance.exports.dot as DotFunction;
   }
 
-  /** Room for at least `rows` rows; what they hold stays. */
+  /** Room for `rows` rows (the caller grows it in steps); what they hold stays. */
   reserve(rows: number): void {
     if (rows <= this.#capacity) return;
-    this.#capacity = Math.max(rows, 1024, this.#capacity * 2);
+    this.#capacity = rows;
     this.#room(this.#capacity * this.stride);
   }
 
@@ -215,11 +215,12 @@ export class CodeRows {
     for (let j = 0; j < rows; j++) out[j] = sums[j]! / scale;
   }
 
-  /** Memory of at least `bytes`; views are made again when it grows (growing detaches them). */
+  /** Memory of at least `bytes`; the codes' view is made again when it moved or grew (growing detaches it). */
   #room(bytes: number): void {
     const have = this.#memory.buffer.byteLength;
     if (bytes > have) this.#memory.grow(Math.ceil((bytes - have) / PAGE));
-    this.#codes = new Int8Array(this.#memory.buffer, 0, this.#capacity * this.stride);
+    const length = this.#capacity * this.stride;
+    if (this.#codes.buffer !== this.#memory.buffer || this.#codes.length !== length) this.#codes = new Int8Array(this.#memory.buffer, 0, length);
   }
 }
 

@@ -41,15 +41,15 @@ export class SlotIndex {
 
   get(seq: number): number | undefined {
     if (this.#map) return this.#map.get(seq);
-    const slot = Number.isInteger(seq) && seq >= 0 && seq < this.#dense!.length ? this.#dense![seq]! - 1 : -1;
+    const slot = this.#indexable(seq) && seq < this.#dense!.length ? this.#dense![seq]! - 1 : -1;
     return slot < 0 ? undefined : slot;
   }
 
   set(seq: number, slot: number): void {
-    if (!this.#map && !(Number.isInteger(seq) && seq >= 0 && seq < this.#dense!.length)) {
+    if (!this.#map && !(this.#indexable(seq) && seq < this.#dense!.length)) {
       // Dense while the array stays within 4 slots per entry (and a floor of 64 Ki).
       const length = Math.max(seq + 1, this.#dense!.length * 2);
-      if (Number.isInteger(seq) && seq >= 0 && length <= Math.max(65_536, 4 * (this.#size + 1)) && length < 2 ** 31) {
+      if (this.#indexable(seq) && length <= Math.max(65_536, 4 * (this.#size + 1)) && length < 2 ** 31) {
         const grown = new Int32Array(length);
         grown.set(this.#dense!);
         this.#dense = grown;
@@ -62,6 +62,10 @@ export class SlotIndex {
     if (this.get(seq) === undefined) this.#size++;
     if (this.#map) this.#map.set(seq, slot);
     else this.#dense![seq] = slot + 1;
+  }
+
+  #indexable(seq: number): boolean {
+    return Number.isInteger(seq) && seq >= 0;
   }
 
   delete(seq: number): void {

@@ -114,8 +114,8 @@ export class PgSearchIndex implements SearchIndex {
 
   /**
    * The query as tsqueries, parsed once: any term, all terms, the phrase, and each lexeme on its
-   * own with how many objects hold it (and how many hold them all). Bound as constants, a tsquery is not parsed again for
-   * every row a scan reads. Exact as of the last write: an AND query and its OR query share one
+   * own with how many objects hold it (and how many hold them all). Bound as constants, a
+   * tsquery is not parsed again for every row a scan reads. Exact as of the last write: an AND query and its OR query share one
    * reading, and so do repeated queries until anything is written.
    */
   async #parse(terms: readonly string[], cfg: 'english' | 'simple'): Promise<ParsedQuery> {
@@ -144,6 +144,7 @@ export class PgSearchIndex implements SearchIndex {
          phraseto_tsquery('${cfg}', agentboard_fold(@all))::text AS phrase,
          ARRAY(SELECT l.q::text FROM l ORDER BY l.lexeme) AS lexemes,
          ARRAY(SELECT (SELECT count(*) FROM objects x WHERE x.${column} @@ l.q)::float8 FROM l ORDER BY l.lexeme) AS df,
+         -- A constant to the planner (as in the lexical query), so the GIN index answers the count.
          (SELECT count(*) FROM objects x WHERE x.${column} @@ plainto_tsquery('${cfg}', agentboard_fold(@all)))::float8 AS all_count`,
       params,
     ).then((r) => ({ any: r!.any_terms, all: r!.all_terms, phrase: r!.phrase, lexemes: r!.lexemes, df: r!.df, allCount: r!.all_count, mark }));

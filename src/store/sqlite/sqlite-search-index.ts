@@ -40,31 +40,29 @@ export class SqliteSearchIndex implements SearchIndex {
         `WITH ranked AS MATERIALIZED (${ranked}),
          hits AS (SELECT r.seq, r.score, ${CANDIDATE_COLUMNS} FROM ranked r JOIN objects o ON o.seq = r.seq WHERE ${kept} ORDER BY r.score ${limitSql(q.limit)}),
          marked AS (SELECT hits.*, ${allTerms} AS all_terms, ${phrase} AS phrase FROM hits)
-         SELECT m.id, m.created_at, m.verification_count, m.contradiction_count, -m.score, m.all_terms, m.phrase,
-           CASE WHEN m.phrase THEN (SELECT json_array(o.title, o.content) FROM objects o WHERE o.seq = m.seq) END,
+         SELECT m.id, m.created_at, m.verification_count, m.contradiction_count, -m.score, m.all_terms, m.phrase, t.title, t.content,
            (SELECT count(*) FROM ranked)
-         FROM marked m ORDER BY m.score`,
+         FROM marked m LEFT JOIN objects t ON m.phrase AND t.seq = m.seq ORDER BY m.score`,
       )
         .raw(true)
-        .all(params) as [...CandidateRow, relevance: number, allTerms: number, phrase: number, text: string | null, ranked: number][];
+        .all(params) as [...CandidateRow, relevance: number, allTerms: number, phrase: number, title: string | null, content: string | null, ranked: number][];
     // Without filters nearly every match is live: rank the index alone, a little past the limit,
     // and look up only those rows. On a large board a row lookup per match (cold pages) costs
     // more than scoring it. Where too few of them were live, or with filters, every match is
     // looked up as it is ranked.
     const headroom = filters.length === 0 ? Math.ceil(q.limit * 1.25) + 16 : 0;
     let rows = headroom > 0 ? run(`SELECT rowid AS seq, ${bm25} AS score FROM ${fts} WHERE ${match} ORDER BY score ${limitSql(headroom)}`) : null;
-    if (!rows || (rows.length < q.limit && (rows.length === 0 || rows[0]![8] === headroom))) {
+    if (!rows || (rows.length < q.limit && (rows.length === 0 || rows[0]![9] === headroom))) {
       rows = run(`SELECT o.seq, ${bm25} AS score FROM ${fts} JOIN objects o ON o.seq = ${fts}.rowid WHERE ${match} AND ${kept} ORDER BY score ${limitSql(q.limit)}`);
     }
-    return rows.map((r) => {
-      const [title, content] = r[7] === null ? [] : (JSON.parse(r[7]) as [string, string]);
-      return toCandidate(candidateColumns(r), {
+    return rows.map((r) =>
+      toCandidate(candidateColumns(r), {
         relevance: r[4],
         allTerms: r[5] === 1,
         phrase: r[6] === 1,
-        text: r[6] === 1 ? { title: title!, content: content! } : undefined,
-      });
-    });
+        text: r[6] === 1 ? { title: r[7]!, content: r[8]! } : undefined,
+      }),
+    );
   }
 
   async allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed'>, upTo: number): Promise<number> {
