@@ -29,7 +29,15 @@ const FLOOR = join(PACKAGE_ROOT, 'dist/bench/floor-server.js');
 
 /** Forty two-word queries from the seed's vocabulary: each matches a realistic few per cent of it. */
 const queries = Array.from({ length: QUERIES }, (_, i) => `${VOCABULARY[(i * 7 + 3) % VOCABULARY.length]} ${VOCABULARY[(i * 13 + 11) % VOCABULARY.length]}`);
-const searchPaths = (mode: string) => queries.map((q) => `/search?q=${encodeURIComponent(q)}&mode=${mode}`);
+/**
+ * Two-word queries, none repeated (160 × 159 of them, more than a row sends): each is a miss for
+ * the board's cache of search candidates, so these rows measure the engine's work per search.
+ */
+const newQueries = Array.from({ length: VOCABULARY.length * (VOCABULARY.length - 1) }, (_, i) => {
+  const a = i % VOCABULARY.length;
+  return `${VOCABULARY[a]} ${VOCABULARY[(a + 1 + Math.floor(i / VOCABULARY.length)) % VOCABULARY.length]}`;
+});
+const searchPaths = (mode: string, qs = queries) => qs.map((q) => `/search?q=${encodeURIComponent(q)}&mode=${mode}`);
 
 interface Load {
   paths: string[];
@@ -153,9 +161,14 @@ async function measureStore(name: string, env: Record<string, string>, dir: stri
       list: await measure('board GET /findings?limit=20', url, reads([readPaths.list])),
       lexical: await measure('board GET /search lexical', url, reads(searchPaths('lexical'))),
       hybrid: await measure('board GET /search hybrid', url, reads(searchPaths('hybrid'))),
+      lexicalNew: await measure('board GET /search lexical, every query new', url, reads(searchPaths('lexical', newQueries))),
+      hybridNew: await measure('board GET /search hybrid, every query new', url, reads(searchPaths('hybrid', newQueries))),
       // The engine's own query over the same objects the board searched: before the publishes
       // below add thousands more (the board is idle meanwhile).
-      searchFloor: await withChild([FLOOR, isPg ? 'pg-search' : 'sqlite-search', dbTarget], {}, (floorUrl) => measure('floor search query', floorUrl, reads(searchPaths('lexical')))),
+      ...(await withChild([FLOOR, isPg ? 'pg-search' : 'sqlite-search', dbTarget], {}, async (floorUrl) => ({
+        searchFloor: await measure('floor search query', floorUrl, reads(searchPaths('lexical'))),
+        searchFloorNew: await measure('floor search query, every query new', floorUrl, reads(searchPaths('lexical', newQueries))),
+      }))),
       publish: await measure('board POST /findings', url, writes),
     };
     return { ...out, readPaths };
@@ -175,6 +188,9 @@ async function measureStore(name: string, env: Record<string, string>, dir: stri
     { operation: `GET /search mode=lexical (${QUERIES} queries)`, board: board.lexical, floorName: `${engine} + bare node:http`, floor: board.searchFloor, goal: 0.5 },
     { operation: 'GET /search mode=lexical, tail', board: board.lexical, floorName: 'its own p50', floor: board.lexical, goal: 5, tail: true },
     { operation: `GET /search mode=hybrid (${QUERIES} queries)`, board: board.hybrid, floorName: "the board's lexical search", floor: board.lexical, goal: 0.33 },
+    { operation: 'GET /search mode=lexical, every query new', board: board.lexicalNew, floorName: `${engine} + bare node:http, same queries`, floor: board.searchFloorNew, goal: 0.5 },
+    { operation: 'GET /search mode=lexical, every query new, tail', board: board.lexicalNew, floorName: 'its own p50', floor: board.lexicalNew, goal: 5, tail: true },
+    { operation: 'GET /search mode=hybrid, every query new', board: board.hybridNew, floorName: "the board's lexical search, every query new", floor: board.lexicalNew, goal: 0.33 },
     { operation: `POST /findings (${WRITE_CONNECTIONS} connections)`, board: board.publish, floorName: `bare node:http + one ${isPg ? 'PostgreSQL INSERT (GIN tsvector index)' : 'SQLite INSERT (FTS5 index, WAL, synchronous=NORMAL)'}`, floor: insert, goal: 0.5 },
   ];
 }
@@ -241,7 +257,7 @@ Produced by \`npm run bench\` (src/bench/run.ts) on ${new Date().toISOString().s
 
 - Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}. Load generator (autocannon, this process), board and floor are separate processes sharing the machine${setups.length > 1 ? ' (with PostgreSQL and Redis besides)' : ''}; each row runs ${DURATION_S} s, reads on ${READ_CONNECTIONS} connections, publishes on ${WRITE_CONNECTIONS}.
 - Board: one \`agentboard serve\` process per store (${setups.map((s) => s.name).join(', ')}${setups.length > 1 ? '; PostgreSQL 15 with a pool of 10, Redis for rate limits and nonces, vectors in process memory' : ''}), seeded over HTTP with ${SEED} findings of 12–30 words from a 160-word technical vocabulary, embedded with the bundled model before the first row; rate limits off, one JSON log line per request (to a file, as a collector would take it).
-- Search rows cycle through ${QUERIES} two-word queries. POST rows publish a distinct text per request: each is a real insert with its dedupe check, its event and its embedding job.
+- Search rows cycle through ${QUERIES} two-word queries, which after the first round the board answers from its cache of search candidates (exact: nothing is written meanwhile; see README, Reads are cached, exactly); the rows marked "every query new" send ${newQueries.length.toLocaleString('en')} distinct two-word queries in turn, more than a row gets through, so each is a miss and the full-text query runs every time. POST rows publish a distinct text per request: each is a real insert with its dedupe check, its event and its embedding job.
 - Floors, each a bare \`node:http\` process (src/bench/floor-server.ts): the same bytes for reads; for lexical search the engine's own query over the same objects, run before the board's publishes (${setups.map((s) => (s.name === 'PostgreSQL' ? 'PostgreSQL: `plainto_tsquery` match of all words, `ts_rank`, expiry filter, top 10' : 'SQLite: FTS5 `MATCH` of all words, `bm25(4,2,1)`, `snippet`, expiry join, top 10')).join('; ')}); for publishing one insert into a full-text-indexed table.
 
 ${table}

@@ -53,7 +53,19 @@ export interface SearchDeps {
   semanticBudgetMs: number;
   /** Live counts of topics (the store's, or cached ones). */
   topicCounts: TopicCounter;
+  /** Keeps a leg's candidates while they are exact (the read cache); absent, every search queries the store. */
+  memo?: Memo;
 }
+
+/**
+ * A value under `key`, computed or kept: kept only while no write has landed and no live
+ * object has expired since it was computed (service/read-cache.ts); a null size keeps nothing.
+ */
+export type Memo = <V>(key: string, compute: () => Promise<{ value: V; size: number | null }>) => Promise<V>;
+
+/** Room a kept lexical answer takes, roughly: its fields, and a phrase hit's texts. */
+const lexicalSize = (hits: readonly LexicalHit[]): number =>
+  hits.reduce((n, h) => n + 160 + 2 * (h.id.length + (h.text ? h.text.title.length + h.text.content.length : 0)), 64);
 
 interface Candidate {
   facts: CandidateFacts;
@@ -86,13 +98,13 @@ export class Searcher {
     const lexicalQuery = { live, terms, ...filters, limit: perLeg, stemmed: query.mode === 'hybrid' };
     // The embedding starts first, so the lexical query runs while it is in flight.
     const vectorPromise = semanticWanted ? this.#queryVector(query.q) : Promise.resolve(null);
-    const lexicalEarly = query.mode !== 'semantic' ? this.#lexical(lexicalQuery, query) : undefined;
+    const lexicalEarly = query.mode !== 'semantic' ? this.#lexicalLeg(lexicalQuery, query) : undefined;
     const vector = await vectorPromise;
     const semanticRan = vector instanceof Float32Array;
     // Without a semantic leg, mode=semantic answers lexically (and says so in degraded).
     const lexicalRuns = query.mode !== 'semantic' || !semanticRan;
     const [lexHits, semHits] = await Promise.all([
-      lexicalRuns ? (lexicalEarly ?? this.#lexical(lexicalQuery, query)) : Promise.resolve([] as LexicalHit[]),
+      lexicalRuns ? (lexicalEarly ?? this.#lexicalLeg(lexicalQuery, query)) : Promise.resolve([] as LexicalHit[]),
       semanticRan
         ? this.deps.store.search.semantic({ live, vector, model: this.deps.embedder!.model, ...filters, limit: perLeg })
         : Promise.resolve([]),
@@ -182,6 +194,23 @@ export class Searcher {
   }
 
   /**
+   * The lexical leg's candidates, kept while exact: they depend only on what is stored and on
+   * which objects are live, never on the time otherwise (freshness is weighed afterwards, at
+   * each search). In lexical mode the page size decides when the AND answer is enough.
+   */
+  #lexicalLeg(q: LexicalQuery, query: SearchQuery): Promise<LexicalHit[]> {
+    const enough = query.mode === 'lexical' ? query.limit : q.limit;
+    const compute = async () => {
+      const hits = await this.#lexical(q, enough);
+      return { value: hits, size: lexicalSize(hits) };
+    };
+    const memo = this.deps.memo;
+    if (!memo) return compute().then((r) => r.value);
+    const key = `lexical-leg ${JSON.stringify([q.terms, q.stemmed ?? false, q.types ?? [], q.topics ?? [], q.limit, enough])}`;
+    return memo(key, compute);
+  }
+
+  /**
    * The lexical leg, AND before OR. In lexical mode every all-terms match outranks every
    * partial one (tier), so when the AND query alone fills the page the OR query cannot change
    * the answer. In hybrid mode, an AND query that fills the whole candidate list already holds
@@ -190,9 +219,8 @@ export class Searcher {
    * marks its hits itself. When both run, the AND answer is every live object holding all the
    * terms, so it marks the OR hits, and the store need not work the marks out again.
    */
-  async #lexical(q: LexicalQuery, query: SearchQuery): Promise<LexicalHit[]> {
+  async #lexical(q: LexicalQuery, enough: number): Promise<LexicalHit[]> {
     if (q.terms.length < 2) return this.deps.store.search.lexical(q);
-    const enough = query.mode === 'lexical' ? query.limit : q.limit;
     if ((await this.deps.store.search.allTermsCount(q, enough)) < enough) return this.deps.store.search.lexical(q);
     const all = await this.deps.store.search.lexical({ ...q, allTerms: true });
     // q.limit ≥ enough (the leg never ranks fewer than the page), so short of enough the AND

@@ -1,6 +1,7 @@
 /**
- * A small in-process cache of read answers (the bytes of a JSON body), exact by construction:
- * an entry is served only while
+ * A small in-process cache of read answers (the bytes of a JSON body) and of what reads are
+ * made of (search legs' candidates, topic counts), exact by construction: an entry is served
+ * only while
  *   - the store's change mark is the one read before the answer was computed (no write since,
  *     from this process or, as soon as the store hears of it, any other), and
  *   - the clock is before the first instant at which time alone could change the answer: an
@@ -25,10 +26,17 @@ export interface ComputedAnswer {
   shown: readonly StoredObject[];
 }
 
-interface Entry extends CachedAnswer {
+/** A value to keep: its room in bytes (roughly; null keeps nothing), and every object it shows. */
+export interface ComputedValue<V> {
+  value: V;
+  size: number | null;
+  shown?: readonly StoredObject[];
+}
+
+interface Entry {
+  value: unknown;
   mark: number | string;
   validUntil: number;
-  /** Its room: UTF-16 code units of the body. */
   size: number;
 }
 
@@ -50,11 +58,20 @@ export class ReadCache {
   constructor(private readonly o: ReadCacheOptions) {}
 
   /** The answer under `key`: from the cache while it is exact, else computed (and kept). */
-  async read(key: string, compute: () => Promise<ComputedAnswer>): Promise<CachedAnswer> {
-    if (this.o.maxBytes <= 0) {
-      const { body } = await compute();
-      return { body, etag: etagOf(body) };
-    }
+  read(key: string, compute: () => Promise<ComputedAnswer>): Promise<CachedAnswer> {
+    return this.value(key, async () => {
+      const { body, shown } = await compute();
+      // Its room: UTF-16 code units of the body.
+      return { value: { body, etag: etagOf(body) }, size: body.length * 2, shown };
+    });
+  }
+
+  /**
+   * The value under `key`: from the cache while it is exact, else computed (and kept unless its
+   * size is null). Callers share a kept value, so none may change it.
+   */
+  async value<V>(key: string, compute: () => Promise<ComputedValue<V>>): Promise<V> {
+    if (this.o.maxBytes <= 0) return (await compute()).value;
     // Read before the answer: a write landing while it is computed leaves the entry stale-marked.
     const mark = await this.o.store.changeMark();
     const now = this.o.now();
@@ -63,15 +80,14 @@ export class ReadCache {
       // Least recently used order is the Map's insertion order.
       this.#entries.delete(key);
       this.#entries.set(key, hit);
-      return hit;
+      return hit.value as V;
     }
-    const { body, shown } = await compute();
-    const answer = { body, etag: etagOf(body) };
-    if (mark === null) return answer;
+    const { value, size, shown = [] } = await compute();
+    if (mark === null || size === null) return value;
     let validUntil = await this.#nextExpiry(mark, now);
     for (const o of shown) validUntil = Math.min(validUntil, nextShownChange(o, now, this.o.expiringFraction));
-    this.#store(key, { ...answer, mark, validUntil, size: body.length * 2 });
-    return answer;
+    this.#store(key, { value, mark, validUntil, size });
+    return value;
   }
 
   async #nextExpiry(mark: number | string, now: number): Promise<number> {

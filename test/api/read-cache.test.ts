@@ -111,3 +111,72 @@ describe("search's topic counts (cached by the set of topics)", () => {
     expect((await b.json('GET', '/topics/shared')).body.topic).toMatchObject({ slug: 'shared', count: 1 });
   });
 });
+
+describe("search's lexical candidates (cached by query)", () => {
+  const ids = async (q: string, mode = 'lexical') => {
+    const r = await b.json('GET', `/search?q=${encodeURIComponent(q)}&mode=${mode}`);
+    expect(r.status).toBe(200);
+    return r.body.results.map((x: { id: string }) => x.id);
+  };
+
+  it('a publish joins a repeated search at once, in either mode', async () => {
+    const first = await publish('/findings', { content: 'gossamer lattice one', topics: ['x'] });
+    for (const mode of ['lexical', 'hybrid']) {
+      expect(await ids('gossamer lattice', mode)).toEqual([first.id]);
+      expect(await ids('gossamer lattice', mode)).toEqual([first.id]);
+    }
+    const second = await publish('/findings', { content: 'gossamer lattice two', topics: ['x'] });
+    for (const mode of ['lexical', 'hybrid']) expect((await ids('gossamer lattice', mode)).sort()).toEqual([first.id, second.id].sort());
+  });
+
+  it('a vote reorders a repeated search: ranking reads the votes of the moment', async () => {
+    const older = await publish('/findings', { content: 'quokka ledger note', topics: ['x'] });
+    const newer = await publish('/findings', { content: 'quokka ledger memo', topics: ['x'] });
+    // Equal relevance and age (the test clock stands still): the later id ranks first.
+    expect(await ids('quokka ledger')).toEqual([newer.id, older.id]);
+    expect((await b.json('POST', `/p/${older.id}/verify`, {})).status).toBe(200);
+    expect(await ids('quokka ledger')).toEqual([older.id, newer.id]);
+  });
+
+  it('expiry and hiding drop a hit from a repeated search', async () => {
+    const brief = await publish('/findings', { content: 'marmot cipher brief', topics: ['x'], expires_in: 60 });
+    const kept = await publish('/findings', { content: 'marmot cipher kept', topics: ['x'] });
+    const hidden = await publish('/findings', { content: 'marmot cipher hidden', topics: ['x'] });
+    expect((await ids('marmot cipher')).sort()).toEqual([brief.id, kept.id, hidden.id].sort());
+    expect((await b.json('POST', `/admin/p/${hidden.id}/hide`, { headers: { authorization: 'Bearer sekret-token' } })).status).toBe(200);
+    expect((await ids('marmot cipher')).sort()).toEqual([brief.id, kept.id].sort());
+    b.clock.advance(60_000);
+    expect(await ids('marmot cipher')).toEqual([kept.id]);
+  });
+
+  it('freshness is weighed at each search, not when the candidates were found', async () => {
+    const old = await publish('/findings', { content: 'narwhal quorum quorum quorum', topics: ['x'], expires_in: 90 * 86_400 });
+    b.clock.advance(30 * DAY);
+    const fresh = await publish('/findings', { content: 'narwhal quorum', topics: ['x'], expires_in: 90 * 86_400 });
+    const scores = async () => Object.fromEntries((await b.json('GET', '/search?q=narwhal%20quorum&mode=lexical')).body.results.map((x: { id: string; score: number }) => [x.id, x.score]));
+    const before = await scores();
+    b.clock.advance(DAY);
+    const after = await scores();
+    // Relative to the top result: the older object's share moves as both age.
+    expect(Object.keys(after).sort()).toEqual([old.id, fresh.id].sort());
+    expect(after).not.toEqual(before);
+  });
+});
+
+describe('search candidates cut at the leg limit (SEARCH_CANDIDATES=10)', () => {
+  it('when a kept candidate expires, the next is found: the candidates are looked for again', async () => {
+    await b.dispose();
+    b = await makeTestBoard({ SEARCH_CANDIDATES: '10' });
+    const brief = await publish('/findings', { title: 'okapi tundra', content: 'okapi tundra in the title ranks first', topics: ['x'], expires_in: 60 });
+    for (let i = 0; i < 10; i++) await publish('/findings', { content: `okapi tundra only in the content, number ${i}`, topics: ['x'] });
+    const page = async () => (await b.json('GET', '/search?q=okapi%20tundra&mode=lexical&limit=10')).body.results.map((x: { id: string }) => x.id);
+    const before = await page();
+    expect(before).toHaveLength(10);
+    expect(before[0]).toBe(brief.id);
+    expect(await page()).toEqual(before);
+    b.clock.advance(60_000);
+    const after = await page();
+    expect(after).toHaveLength(10);
+    expect(after).not.toContain(brief.id);
+  });
+});

@@ -127,6 +127,17 @@ describe.skipIf(pgDown !== null)('two instances on PostgreSQL + Redis', () => {
     expect((await read()).etag).not.toBe(first.etag);
   });
 
+  it("a publish through one reaches the other's cached search candidates as the NOTIFY arrives", async () => {
+    const search = () => fetch(`${boards[1]!.url}/search?q=${encodeURIComponent('pangolin meridian')}&mode=lexical`).then(async (r) => ((await r.json()) as any).results.map((x: any) => x.id));
+    const first = (await post(0, '/findings', { content: 'pangolin meridian first', topics: ['cache'] })).body.object.id;
+    await vi.waitFor(async () => expect(await search()).toEqual([first]), { timeout: 2000, interval: 5 });
+    expect(await search()).toEqual([first]);
+    const second = (await post(0, '/findings', { content: 'pangolin meridian second', topics: ['cache'] })).body.object.id;
+    const published = Date.now();
+    await vi.waitFor(async () => expect((await search()).sort()).toEqual([first, second].sort()), { timeout: 2000, interval: 5 });
+    expect(Date.now() - published).toBeLessThan(2000);
+  });
+
   it('export from PostgreSQL imports into SQLite and back into PostgreSQL, every object and state kept', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'agentboard-move-'));
     const other = await freshSchema();
