@@ -420,6 +420,19 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         expect(await count(['pool'], true, 2)).toBeGreaterThanOrEqual(2);
         expect(await count(['pool'], true, 2)).toBeLessThanOrEqual(4);
       });
+      it("weighs a word by how many objects hold it as of the last write, whichever query counted it", async () => {
+        const target = await insert({ content: 'zebra quartz' });
+        for (let i = 0; i < 6; i++) await insert({ content: `zebra note ${i}` });
+        const relevance = async (terms: string[]) => (await store.search.lexical({ live: live(), terms, limit: 20 })).find((h) => h.id === target.id)!.relevance;
+        const before = await relevance(['zebra', 'quartz']);
+        expect(await relevance(['quartz', 'zebra'])).toBeCloseTo(before, 9);
+        // Quartz, rare so far, becomes common: a query of the same words in another order (whose
+        // parse was never cached) must count it again, not take the count from before the writes.
+        for (let i = 0; i < 6; i++) await insert({ content: `quartz note ${i}` });
+        const after = await relevance(['quartz', 'zebra']);
+        expect(after).toBeLessThan(before);
+        expect(await relevance(['zebra', 'quartz'])).toBeCloseTo(after, 9);
+      });
       it('finds the best live matches behind many better-scoring ones that are no longer live', async () => {
         // More expired matches than a store may rank ahead of its liveness check.
         for (let i = 0; i < 40; i++) await insert({ title: 'pool exhausted', content: `pool exhausted ${i}`, expiresAt: T0 + 1 });

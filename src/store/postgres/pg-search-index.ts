@@ -15,6 +15,8 @@ import type { MemoryVectors, PgvectorLeg } from './pg-vectors.js';
 const STATS_TTL_MS = 30_000;
 /** Parsed queries kept (least recently used go first). */
 const PARSED_CACHED = 1000;
+/** Lexemes kept per term, and document frequencies per lexeme: past this many, no more are kept. */
+const LEXEMES_KEPT = 20_000;
 /** `u.lexeme` as a one-lexeme tsquery, quoted as tsquery input is (no parser: compounds stay whole). */
 const LEXEME_QUERY = String.raw`('''' || replace(replace(u.lexeme, '\', '\\'), '''', '''''') || '''')::tsquery`;
 
@@ -26,8 +28,9 @@ interface ParsedQuery {
   /** Each lexeme of the query as a tsquery, and how many objects (live or not) hold it. */
   lexemes: string[];
   df: number[];
-  /** How many objects (live or not) hold every lexeme. */
+  /** How many objects (live or not) hold every lexeme, counted no further than `countedTo`. */
   allCount: number;
+  countedTo: number;
   /** The change mark it was read at: kept until the mark moves. */
   mark: number | null;
 }
@@ -43,6 +46,10 @@ export class PgSearchIndex implements SearchIndex {
   #stats: CorpusStats | null = null;
   #reading: Promise<CorpusStats> | null = null;
   readonly #parsed = new Map<string, Promise<ParsedQuery>>();
+  /** Each query term's lexemes, by configuration and term, as the parse found them: parsing reads no data. */
+  readonly #termLexemes = new Map<string, string[]>();
+  /** Document frequencies by configuration and lexeme, as counted under one change mark. */
+  #df: { mark: number | null; counts: Map<string, number> } = { mark: null, counts: new Map() };
 
   constructor(
     private readonly db: PgSession,
@@ -104,8 +111,8 @@ export class PgSearchIndex implements SearchIndex {
 
   async allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed'>, upTo: number): Promise<number> {
     if (q.terms.length === 0) return 0;
-    // Counted in full with the parse, which the lexical query then finds cached.
-    return Math.min(upTo, (await this.#parse(q.terms, q.stemmed ? 'english' : 'simple')).allCount);
+    // Counted with the parse (no further than upTo), which the lexical query then finds cached.
+    return Math.min(upTo, (await this.#parse(q.terms, q.stemmed ? 'english' : 'simple', upTo)).allCount);
   }
 
   async semantic(q: SemanticQuery): Promise<SemanticHit[]> {
@@ -114,40 +121,59 @@ export class PgSearchIndex implements SearchIndex {
 
   /**
    * The query as tsqueries, parsed once: any term, all terms, the phrase, and each lexeme on its
-   * own with how many objects hold it (and how many hold them all). Bound as constants, a
-   * tsquery is not parsed again for every row a scan reads. Exact as of the last write: an AND query and its OR query share one
-   * reading, and so do repeated queries until anything is written.
+   * own with how many objects hold it (and, up to `countTo`, how many hold them all). Bound as
+   * constants, a tsquery is not parsed again for every row a scan reads. Exact as of the last
+   * write: an AND query and its OR query share one reading, and so do repeated queries until
+   * anything is written. A lexeme's frequency counts each of its rows, so it is kept under the
+   * mark for every query holding that lexeme: the statement counts only the lexemes not known.
    */
-  async #parse(terms: readonly string[], cfg: 'english' | 'simple'): Promise<ParsedQuery> {
+  async #parse(terms: readonly string[], cfg: 'english' | 'simple', countTo = 0): Promise<ParsedQuery> {
     const mark = await this.changeMark();
     const key = `${cfg} ${JSON.stringify(terms)}`;
     const cached = this.#parsed.get(key);
     const p = cached && (await cached.catch(() => null));
-    if (p && mark !== null && p.mark === mark) {
+    if (p && mark !== null && p.mark === mark && (countTo <= p.countedTo || p.allCount < p.countedTo)) {
       // Most recently used last, so the first key is the one to drop.
       if (this.#parsed.get(key) === cached) this.#parsed.delete(key);
       this.#parsed.set(key, cached!);
       return p;
     }
+    if (this.#df.mark !== mark || mark === null) this.#df = { mark, counts: new Map() };
+    // This mark's counts, even if another mark replaces them while the statement runs.
+    const dfs = this.#df.counts;
     const column = cfg === 'english' ? 'stems' : 'words';
-    const params: Params = { all: terms.join(' ') };
+    // The lexemes the terms had before, whose counts are known under this mark: not counted again.
+    const known = terms.flatMap((t) => this.#termLexemes.get(`${cfg} ${t}`) ?? []).filter((l) => dfs.has(`${cfg} ${l}`));
+    const params: Params = { all: terms.join(' '), terms: [...terms], known, countTo };
     // Each term through the parser on its own, OR-ed: query syntax in a term is only text.
     const any = terms.map((t, i) => {
       params[`t${i}`] = t;
       return `plainto_tsquery('${cfg}', agentboard_fold(@t${i}))`;
     });
-    const reading = one<{ any_terms: string; all_terms: string; phrase: string; lexemes: string[]; df: number[]; all_count: number }>(
+    const reading = one<{ any_terms: string; all_terms: string; phrase: string; lexemes: string[]; df: number[]; term_lexemes: string[]; all_count: number }>(
       this.db,
       `WITH l AS (SELECT DISTINCT u.lexeme, ${LEXEME_QUERY} AS q FROM unnest(to_tsvector('${cfg}', agentboard_fold(@all))) u)
        SELECT (${any.join(' || ')})::text AS any_terms,
          plainto_tsquery('${cfg}', agentboard_fold(@all))::text AS all_terms,
          phraseto_tsquery('${cfg}', agentboard_fold(@all))::text AS phrase,
          ARRAY(SELECT l.q::text FROM l ORDER BY l.lexeme) AS lexemes,
-         ARRAY(SELECT (SELECT count(*) FROM objects x WHERE x.${column} @@ l.q)::float8 FROM l ORDER BY l.lexeme) AS df,
+         ARRAY(SELECT CASE WHEN l.q::text = ANY(@known::text[]) THEN -1 ELSE (SELECT count(*) FROM objects x WHERE x.${column} @@ l.q) END::float8 FROM l ORDER BY l.lexeme) AS df,
+         ARRAY(SELECT array_to_json(ARRAY(SELECT ${LEXEME_QUERY}::text FROM unnest(to_tsvector('${cfg}', agentboard_fold(t.term))) u))::text
+               FROM unnest(@terms::text[]) WITH ORDINALITY t(term, n) ORDER BY t.n) AS term_lexemes,
          -- A constant to the planner (as in the lexical query), so the GIN index answers the count.
-         (SELECT count(*) FROM objects x WHERE x.${column} @@ plainto_tsquery('${cfg}', agentboard_fold(@all)))::float8 AS all_count`,
+         CASE WHEN @countTo::int > 0 THEN (SELECT count(*) FROM (SELECT 1 FROM objects x WHERE x.${column} @@ plainto_tsquery('${cfg}', agentboard_fold(@all)) LIMIT @countTo::int) c) ELSE 0 END::float8 AS all_count`,
       params,
-    ).then((r) => ({ any: r!.any_terms, all: r!.all_terms, phrase: r!.phrase, lexemes: r!.lexemes, df: r!.df, allCount: r!.all_count, mark }));
+    ).then((r) => {
+      const df = r!.lexemes.map((lexeme, i) => {
+        const k = `${cfg} ${lexeme}`;
+        const n = r!.df[i]! >= 0 ? r!.df[i]! : dfs.get(k)!;
+        if (dfs.size < LEXEMES_KEPT) dfs.set(k, n);
+        return n;
+      });
+      if (this.#termLexemes.size >= LEXEMES_KEPT) this.#termLexemes.clear();
+      terms.forEach((t, i) => this.#termLexemes.set(`${cfg} ${t}`, JSON.parse(r!.term_lexemes[i]!) as string[]));
+      return { any: r!.any_terms, all: r!.all_terms, phrase: r!.phrase, lexemes: r!.lexemes, df, allCount: r!.all_count, countedTo: countTo, mark };
+    });
     this.#parsed.set(key, reading);
     reading.catch(() => this.#parsed.get(key) === reading && this.#parsed.delete(key));
     if (this.#parsed.size > PARSED_CACHED) this.#parsed.delete(this.#parsed.keys().next().value!);
