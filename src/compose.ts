@@ -160,7 +160,7 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
     embedder,
     semanticBudgetMs: config.embeddings.semanticBudgetMs,
     topicCounts: cachedTopicCounts(readCache, store.objects),
-    memo: (key, compute) => readCache.value(key, compute),
+    memo: readCache,
   });
   const semantic = searcher.semanticStatus();
   if (!semantic.available) log.warn({ reason: semantic.reason }, 'semantic search unavailable; search answers lexically');

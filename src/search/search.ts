@@ -53,15 +53,27 @@ export interface SearchDeps {
   semanticBudgetMs: number;
   /** Live counts of topics (the store's, or cached ones). */
   topicCounts: TopicCounter;
-  /** Keeps a leg's candidates while they are exact (the read cache); absent, every search queries the store. */
+  /** Keeps the lexical leg's candidates and the page's objects while exact (the read cache); absent, every search reads the store. */
   memo?: Memo;
 }
 
+interface Kept<V> {
+  value: V;
+  /** Room it takes, roughly; null keeps nothing. */
+  size: number | null;
+}
+
 /**
- * A value under `key`, computed or kept: kept only while no write has landed and no live
- * object has expired since it was computed (service/read-cache.ts); a null size keeps nothing.
+ * Values computed or kept: kept only while no write has landed and no live object has expired
+ * since they were computed (service/read-cache.ts). `many` computes the keys it misses at once.
  */
-export type Memo = <V>(key: string, compute: () => Promise<{ value: V; size: number | null }>) => Promise<V>;
+export interface Memo {
+  value<V>(key: string, compute: () => Promise<Kept<V>>): Promise<V>;
+  many<V>(keys: readonly string[], compute: (missing: string[]) => Promise<Map<string, Kept<V>>>): Promise<Map<string, V>>;
+}
+
+/** Room a kept object takes, roughly. */
+const objectSize = (o: StoredObject): number => 400 + 2 * (o.title.length + o.content.length + o.topics.join().length + (o.sourceUrl?.length ?? 0));
 
 /** Room a kept lexical answer takes, roughly: its fields, and a phrase hit's texts. */
 const lexicalSize = (hits: readonly LexicalHit[]): number =>
@@ -184,13 +196,34 @@ export class Searcher {
     for (let from = 0; page.length < limit && from < ranked.length; ) {
       const slice = ranked.slice(from, from + limit - page.length);
       from += slice.length;
-      const read = new Map((await this.deps.store.objects.getMany(slice.map((r) => r.c.facts.id), live)).map((o) => [o.id, o]));
+      const read = await this.#objects(slice.map((r) => r.c.facts.id), live);
       for (const r of slice) {
         const object = read.get(r.c.facts.id);
         if (object && stateOf(object, live) === 'live') page.push({ ...r, object });
       }
     }
     return page;
+  }
+
+  /**
+   * Objects by id, read in full (kept while exact: an object's row, reply count and author's
+   * standing move only with writes and expiries); an id read as nothing maps to null.
+   */
+  async #objects(ids: readonly string[], live: LiveCriteria): Promise<Map<string, StoredObject | null>> {
+    const read = async (wanted: readonly string[]) => {
+      const found = new Map((await this.deps.store.objects.getMany(wanted, live)).map((o) => [o.id, o]));
+      return new Map(wanted.map((id) => [id, found.get(id) ?? null]));
+    };
+    const memo = this.deps.memo;
+    if (!memo) return read(ids);
+    const kept = await memo.many(
+      ids.map((id) => `object ${id}`),
+      async (missing) => {
+        const found = await read(missing.map((k) => k.slice('object '.length)));
+        return new Map([...found].map(([id, o]) => [`object ${id}`, { value: o, size: o ? objectSize(o) : 64 }]));
+      },
+    );
+    return new Map(ids.map((id) => [id, kept.get(`object ${id}`) ?? null]));
   }
 
   /**
@@ -207,7 +240,7 @@ export class Searcher {
     const memo = this.deps.memo;
     if (!memo) return compute().then((r) => r.value);
     const key = `lexical-leg ${JSON.stringify([q.terms, q.stemmed ?? false, q.types ?? [], q.topics ?? [], q.limit, enough])}`;
-    return memo(key, compute);
+    return memo.value(key, compute);
   }
 
   /**

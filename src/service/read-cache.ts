@@ -71,23 +71,41 @@ export class ReadCache {
    * size is null). Callers share a kept value, so none may change it.
    */
   async value<V>(key: string, compute: () => Promise<ComputedValue<V>>): Promise<V> {
-    if (this.o.maxBytes <= 0) return (await compute()).value;
-    // Read before the answer: a write landing while it is computed leaves the entry stale-marked.
-    const mark = await this.o.store.changeMark();
+    const found = await this.many([key], async () => new Map([[key, await compute()]]));
+    return found.get(key) as V;
+  }
+
+  /**
+   * The values under `keys`: those still exact from the cache, and the others computed at once
+   * (`compute` answers every key it is given; each is kept unless its size is null).
+   */
+  async many<V>(keys: readonly string[], compute: (missing: string[]) => Promise<Map<string, ComputedValue<V>>>): Promise<Map<string, V>> {
+    const found = new Map<string, V>();
+    const keep = this.o.maxBytes > 0;
+    // Read before the answers: a write landing while they are computed leaves them stale-marked.
+    const mark = keep ? await this.o.store.changeMark() : null;
     const now = this.o.now();
-    const hit = this.#entries.get(key);
-    if (hit && mark !== null && hit.mark === mark && now < hit.validUntil) {
-      // Least recently used order is the Map's insertion order.
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-      return hit.value as V;
+    const missing: string[] = [];
+    for (const key of keys) {
+      const hit = this.#entries.get(key);
+      if (hit && mark !== null && hit.mark === mark && now < hit.validUntil) {
+        // Least recently used order is the Map's insertion order.
+        this.#entries.delete(key);
+        this.#entries.set(key, hit);
+        found.set(key, hit.value as V);
+      } else missing.push(key);
     }
-    const { value, size, shown = [] } = await compute();
-    if (mark === null || size === null) return value;
-    let validUntil = await this.#nextExpiry(mark, now);
-    for (const o of shown) validUntil = Math.min(validUntil, nextShownChange(o, now, this.o.expiringFraction));
-    this.#store(key, { value, mark, validUntil, size });
-    return value;
+    if (missing.length === 0) return found;
+    const computed = await compute(missing);
+    const expiry = keep && mark !== null ? await this.#nextExpiry(mark, now) : 0;
+    for (const [key, { value, size, shown = [] }] of computed) {
+      found.set(key, value);
+      if (!keep || mark === null || size === null) continue;
+      let validUntil = expiry;
+      for (const o of shown) validUntil = Math.min(validUntil, nextShownChange(o, now, this.o.expiringFraction));
+      this.#store(key, { value, mark, validUntil, size });
+    }
+    return found;
   }
 
   async #nextExpiry(mark: number | string, now: number): Promise<number> {

@@ -14,13 +14,14 @@ export type TopicCounter = (live: LiveCriteria, slugs: readonly string[]) => Pro
 export function cachedTopicCounts(cache: ReadCache, objects: Pick<ObjectStore, 'topicCounts'>): TopicCounter {
   return async (live, slugs) => {
     const wanted = [...new Set(slugs)];
-    // The first slug missed counts every wanted slug at once; the other misses take theirs from it.
-    let counted: Promise<Map<string, number>> | undefined;
-    const countOf = async (slug: string) => {
-      counted ??= objects.topicCounts(live, wanted).then((cs) => new Map(cs.map((t) => [t.slug, t.count])));
-      return { value: (await counted).get(slug) ?? 0, size: 64 + slug.length * 2 };
-    };
-    const counts = await Promise.all(wanted.map(async (slug) => ({ slug, count: await cache.value(`topic-count ${slug}`, () => countOf(slug)) })));
+    const found = await cache.many(
+      wanted.map((slug) => `topic-count ${slug}`),
+      async (missing) => {
+        const counted = new Map((await objects.topicCounts(live, missing.map((k) => k.slice('topic-count '.length)))).map((t) => [t.slug, t.count]));
+        return new Map(missing.map((k) => [k, { value: counted.get(k.slice('topic-count '.length)) ?? 0, size: 64 + k.length * 2 }]));
+      },
+    );
+    const counts = wanted.map((slug) => ({ slug, count: found.get(`topic-count ${slug}`)! }));
     // As the store answers: slugs with no live object left out, highest count first, then by slug.
     return counts.filter((t) => t.count > 0).sort((a, b) => b.count - a.count || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   };

@@ -138,6 +138,21 @@ describe("search's lexical candidates (cached by query)", () => {
     expect(await ids('quokka ledger')).toEqual([older.id, newer.id]);
   });
 
+  it("a repeated search shows each object as it is now: the expiring flag, votes, replies, a reply's expiry", async () => {
+    const o = await publish('/findings', { content: 'wombat harbor note', topics: ['x'], expires_in: 1000 });
+    const shown = async () => (await b.json('GET', '/search?q=wombat%20harbor&mode=lexical')).body.results[0];
+    expect(await shown()).toMatchObject({ id: o.id, verification_count: 0, reply_count: 0, flags: ['anonymous'] });
+    // EXPIRING_FRACTION 0.1 of 1,000 s: expiring strictly after 900 s.
+    b.clock.advance(900_001);
+    expect((await shown()).flags).toEqual(['anonymous', 'expiring']);
+    expect((await b.json('POST', `/p/${o.id}/verify`, {})).status).toBe(200);
+    expect(await shown()).toMatchObject({ verification_count: 1 });
+    await publish(`/p/${o.id}/replies`, { content: 'a short reply', expires_in: 60 });
+    expect(await shown()).toMatchObject({ reply_count: 1 });
+    b.clock.advance(60_000);
+    expect(await shown()).toMatchObject({ id: o.id, reply_count: 0 });
+  });
+
   it('expiry and hiding drop a hit from a repeated search', async () => {
     const brief = await publish('/findings', { content: 'marmot cipher brief', topics: ['x'], expires_in: 60 });
     const kept = await publish('/findings', { content: 'marmot cipher kept', topics: ['x'] });
