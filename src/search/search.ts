@@ -12,7 +12,7 @@ import { stateOf } from '../domain/state.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { TopicCount } from '../ports/object-store.js';
-import type { CandidateFacts, LexicalHit, LexicalQuery } from '../ports/search-index.js';
+import type { CandidateFacts, LexicalHit, LexicalQuery, SemanticHit, SemanticQuery } from '../ports/search-index.js';
 import type { Store } from '../ports/store.js';
 import type { TopicCounter } from '../service/topic-counts.js';
 import { finalScore, fuse, legFloor, spread, type MatchTier } from './ranking.js';
@@ -109,18 +109,14 @@ export class Searcher {
     // Hybrid looks for meaning, so its lexical leg matches word stems; mode=lexical matches words as given.
     const lexicalQuery = { live, terms, ...filters, limit: perLeg, stemmed: query.mode === 'hybrid' };
     // The embedding starts first, so the lexical query runs while it is in flight.
-    const vectorPromise = semanticWanted ? this.#queryVector(query.q) : Promise.resolve(null);
+    const semanticEarly = semanticWanted ? this.#semanticLeg(query.q, filters, perLeg, live) : Promise.resolve(null);
     const lexicalEarly = query.mode !== 'semantic' ? this.#lexicalLeg(lexicalQuery, query) : undefined;
-    const vector = await vectorPromise;
-    const semanticRan = vector instanceof Float32Array;
+    const semantic = await semanticEarly;
+    const semanticRan = semantic !== null;
     // Without a semantic leg, mode=semantic answers lexically (and says so in degraded).
     const lexicalRuns = query.mode !== 'semantic' || !semanticRan;
-    const [lexHits, semHits] = await Promise.all([
-      lexicalRuns ? (lexicalEarly ?? this.#lexicalLeg(lexicalQuery, query)) : Promise.resolve([] as LexicalHit[]),
-      semanticRan
-        ? this.deps.store.search.semantic({ live, vector, model: this.deps.embedder!.model, ...filters, limit: perLeg })
-        : Promise.resolve([]),
-    ]);
+    const lexHits = lexicalRuns ? await (lexicalEarly ?? this.#lexicalLeg(lexicalQuery, query)) : [];
+    const semHits = semantic?.hits ?? [];
 
     const candidates = new Map<string, Candidate>();
     const lexFloor = legFloor(lexHits.map((h) => h.relevance), limits.search.lexicalFloor);
@@ -183,7 +179,7 @@ export class Searcher {
     const degraded: Leg[] = semanticWanted && !semanticRan ? ['semantic'] : [];
     const related = hits.length
       ? await this.#relatedFromHits(live, hits, query.topics ?? [])
-      : await this.#relatedToQuery(live, terms, semanticRan ? vector : null);
+      : await this.#relatedToQuery(live, terms, semantic?.vector ?? null);
     return { hits, related, degraded };
   }
 
@@ -265,6 +261,24 @@ export class Searcher {
       const m = marked.get(h.id);
       return m ? { ...h, allTerms: true, phrase: m.phrase, ...(m.text ? { text: m.text } : {}) } : h;
     });
+  }
+
+  /**
+   * The semantic leg: the query's vector and its nearest live objects under the filters; null
+   * when the leg cannot run or misses its time budget (never kept: the next search tries again).
+   * Kept while exact, as the lexical leg is: the stores move the change mark with every vector
+   * written or taken in, as with every other write.
+   */
+  #semanticLeg(q: string, filters: Pick<SemanticQuery, 'types' | 'topics'>, limit: number, live: LiveCriteria): Promise<{ vector: Float32Array; hits: SemanticHit[] } | null> {
+    const compute = async () => {
+      const vector = await this.#queryVector(q);
+      if (!vector) return { value: null, size: null };
+      const hits = await this.deps.store.search.semantic({ live, vector, model: this.deps.embedder!.model, ...filters, limit });
+      return { value: { vector, hits }, size: 64 + vector.length * 4 + hits.reduce((n, h) => n + 120 + h.id.length * 2, 0) };
+    };
+    const memo = this.deps.memo;
+    if (!memo) return compute().then((r) => r.value);
+    return memo.value(`semantic-leg ${JSON.stringify([this.deps.embedder?.model, q, filters.types ?? [], filters.topics ?? [], limit])}`, compute);
   }
 
   /** The query's vector, or null when the leg cannot run or misses its time budget. */

@@ -123,6 +123,9 @@ describe('a semantic leg that cannot answer degrades, never fails', () => {
         expect(r.body.degraded).toEqual(['semantic']);
         expect(ids(r)).toEqual([o.id]);
       }
+      // A leg that did not run is not kept: the same search, once the API answers, runs it.
+      server.script = [];
+      expect((await b.json('GET', '/search?q=gizmo&mode=hybrid')).body.degraded).toEqual([]);
     } finally {
       await b.dispose();
     }

@@ -46,8 +46,11 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       await a.objects.insert(row('01J00000000000000000000002'), live);
       await a.embeddings.save('m', [{ id: '01J00000000000000000000002', vector: Float32Array.of(0.8, 0.6) }]);
       await expect.poll(async () => (await b.search.semantic(q)).map((h) => h.id), { timeout: 5000 }).toEqual(['01J00000000000000000000001', '01J00000000000000000000002']);
+      // A vector alone (no other write) moves b's change mark too, or b's cached answers would keep the old nearest.
+      const before = await b.changeMark();
       await a.embeddings.save('m', [{ id: '01J00000000000000000000001', vector: null }]);
       await expect.poll(async () => (await b.search.semantic(q)).map((h) => h.id), { timeout: 5000 }).toEqual(['01J00000000000000000000002']);
+      expect(await b.changeMark()).not.toBe(before);
     } finally {
       await b.close();
       await dispose();

@@ -30,6 +30,11 @@ export class PgChanges {
     return this.#count;
   }
 
+  /** Moves the mark for a change this process's copies took in after the write was heard of (vectors held in memory). */
+  changed(): void {
+    this.#count++;
+  }
+
   /** `root`, with every write through it counted once it completes (a transaction's when it ends). */
   counting(root: PgRoot): PgRoot {
     const bump = () => void this.#count++;

@@ -5,6 +5,7 @@
  */
 import type { LiveCriteria } from '../../domain/model.js';
 import type { EmbedJob, EmbedQueue } from '../../ports/embed-queue.js';
+import { NOTIFY_CHANGED } from './pg-changes.js';
 import { all, limitSql, one, run } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
 import { VECTORS_CHANNEL, type VectorMode } from './pg-vectors.js';
@@ -84,7 +85,7 @@ export class PgEmbedQueue implements EmbedQueue {
          dropped AS (DELETE FROM object_vectors v USING drops d WHERE v.seq = d.seq),
          saved AS (SELECT seq FROM puts UNION ALL SELECT seq FROM drops),
          done AS (DELETE FROM embed_queue q USING saved s WHERE q.seq = s.seq)
-       SELECT ${pgvector ? '1' : 'pg_notify(@channel, s.seq::text)'} FROM saved s`,
+       SELECT ${pgvector ? '1' : 'pg_notify(@channel, s.seq::text)'}, ${NOTIFY_CHANGED} FROM saved s`,
       {
         puts: puts.map(([id]) => id),
         starts,

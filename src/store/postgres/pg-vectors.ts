@@ -105,6 +105,12 @@ export class MemoryVectors {
   constructor(
     private readonly db: PgRoot,
     private readonly index: VectorIndexSettings = DEFAULT_VECTOR_INDEX,
+    /**
+     * Told when the copy changed: after another instance's vectors were taken in, or the copy
+     * dropped. Their write moved the change mark when heard of, possibly before this copy
+     * caught up, so an answer kept meanwhile must not outlive the catching up.
+     */
+    private readonly changed: () => void = () => undefined,
   ) {}
 
   async nearest(q: SemanticQuery): Promise<SemanticHit[]> {
@@ -116,6 +122,7 @@ export class MemoryVectors {
   /** Forgets every loaded model; the next query reloads. */
   drop(): void {
     this.#models.clear();
+    this.changed();
   }
 
   async close(): Promise<void> {
@@ -181,6 +188,7 @@ export class MemoryVectors {
         seqs,
         rows,
       );
+      this.changed();
     } catch {
       this.drop();
     } finally {
