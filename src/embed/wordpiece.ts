@@ -38,6 +38,8 @@ const MARKS = /\p{Mn}/gu;
  * white space they would turn into spaces (words never hold white space).
  */
 const PLAIN = /^[\t\n\r\x20-\x7e]*$/;
+/** The white space every normalizer step keeps as white space (the others are dropped or mapped). */
+const ASCII_SPACES = /[\t\n\r ]+/;
 /** Words whose pieces are remembered, so a common word is split once. */
 const WORDS_KEPT = 50_000;
 
@@ -111,10 +113,27 @@ export class WordPieceTokenizer {
     return text.split(this.added.pattern).map((part, i) => (i % 2 === 1 ? this.added!.ids.get(part)! : part)).filter((part) => part !== '');
   }
 
-  /** BertNormalizer, then BertPreTokenizer's words. */
+  /**
+   * BertNormalizer, then BertPreTokenizer's words. No step joins or splits across ASCII white
+   * space (cleaning keeps it as space, lowercasing's context and NFD stop at it), so a text is
+   * taken a run between spaces at a time: the plain runs, nearly all of them, by the fast path,
+   * and only the others character by character. (One `…` in a title would send it all there.)
+   */
   #words(text: string): string[] {
+    if (PLAIN.test(text)) return this.#plainWords(text);
+    const words: string[] = [];
+    for (const run of text.split(ASCII_SPACES)) {
+      if (run !== '') for (const w of PLAIN.test(run) ? this.#plainWords(run) : this.#normalizedWords(run)) words.push(w);
+    }
+    return words;
+  }
+
+  #plainWords(text: string): string[] {
+    return (this.normalizer.lowercase ? text.toLowerCase() : text).match(ASCII_WORDS) ?? [];
+  }
+
+  #normalizedWords(text: string): string[] {
     const n = this.normalizer;
-    if (PLAIN.test(text)) return (n.lowercase ? text.toLowerCase() : text).match(ASCII_WORDS) ?? [];
     if (n.clean) text = text.replace(DROPPED, '').replace(SPACES, ' ');
     if (n.chinese) text = text.replace(CHINESE, ' $& ');
     if (n.lowercase) text = text.toLowerCase();

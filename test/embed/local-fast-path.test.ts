@@ -39,6 +39,9 @@ const corners = [
   'connection-pool_exhausted:ECONNRESET 10.0.0.1:5432 ex.com/a?b=c&d=e "quoted" (parens) {braces}',
   'combining e\u0301 a\u0308 and precomposed é ä',
   'Ｆｕｌｌｗｉｄｔｈ ＡＢＣ １２３',
+  // Mostly plain text with a few runs that are not: each run between spaces goes its own way.
+  'A derived title cut at a word…\nA derived title cut at a word…\nThe content goes on in plain ASCII.',
+  'ΟΔΟΣ ΣΑΣ Σ final sigma, a \u0301mark after a space, soft\u00ad hyphen\tand \u200b alone',
   Array.from({ length: 700 }, (_, i) => `word${i % 50}`).join(' '),
 ];
 
@@ -48,7 +51,7 @@ function fuzz(n: number, seed: number, pieces: string[]): string[] {
   return Array.from({ length: n }, () => Array.from({ length: Math.floor(next() * 40) }, () => pieces[Math.floor(next() * pieces.length)]!).join(''));
 }
 /** Pieces of every class the normalizer treats apart. */
-const UNICODE = ['a', 'Z', ' ', '\t', '\n', '.', ',', '-', '_', 'é', 'e\u0301', '中', '文', '\u0000', '\u0007', '\u200b', '\ufffd', '🙂', '[', ']', '[SEP]', '##', 'ing', 'pool', '\u00a0', 'ß', 'İ', '٣', 'ǅ'];
+const UNICODE = ['a', 'Z', ' ', '\t', '\n', '.', ',', '-', '_', 'é', 'e\u0301', '中', '文', '\u0000', '\u0007', '\u200b', '\ufffd', '🙂', '[', ']', '[SEP]', '##', 'ing', 'pool', '\u00a0', 'ß', 'İ', '٣', 'ǅ', 'Σ', '\u0301', '…'];
 /** Printable ASCII and the white space that keeps text on the ASCII path. */
 const ASCII = ['Ab', 'q', '9', '-', '_', '~', '`', '{', '|', '\\', '"', "'", '@', '^', '\t', '\n', '\r', ' ', '[', 'SEP]', '[CLS]', '##', 'POOL', 'ing'];
 
