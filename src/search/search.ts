@@ -53,7 +53,7 @@ export interface SearchDeps {
   semanticBudgetMs: number;
   /** Live counts of topics (the store's, or cached ones). */
   topicCounts: TopicCounter;
-  /** Keeps the lexical leg's candidates and the page's objects while exact (the read cache); absent, every search reads the store. */
+  /** Keeps both legs' candidates and the page's objects while exact (the read cache); absent, every search reads the store. */
   memo?: Memo;
 }
 
@@ -72,6 +72,12 @@ export interface Memo {
   many<V>(keys: readonly string[], compute: (missing: string[]) => Promise<Map<string, Kept<V>>>): Promise<Map<string, V>>;
 }
 
+/** Keeps nothing: every value is computed. */
+const COMPUTE_ALWAYS: Memo = {
+  value: async (_, compute) => (await compute()).value,
+  many: async (keys, compute) => new Map([...(await compute([...keys]))].map(([k, kept]) => [k, kept.value])),
+};
+
 /** Room a kept object takes, roughly. */
 const objectSize = (o: StoredObject): number => 400 + 2 * (o.title.length + o.content.length + o.topics.join().length + (o.sourceUrl?.length ?? 0));
 
@@ -89,8 +95,11 @@ const TIMEOUT = Symbol('timeout');
 
 export class Searcher {
   #lastSemanticError: string | undefined;
+  readonly #memo: Memo;
 
-  constructor(private readonly deps: SearchDeps) {}
+  constructor(private readonly deps: SearchDeps) {
+    this.#memo = deps.memo ?? COMPUTE_ALWAYS;
+  }
 
   /** Whether the semantic leg can run at all, and why not. */
   semanticStatus(): { available: true } | { available: false; reason: string } {
@@ -206,17 +215,11 @@ export class Searcher {
    * standing move only with writes and expiries); an id read as nothing maps to null.
    */
   async #objects(ids: readonly string[], live: LiveCriteria): Promise<Map<string, StoredObject | null>> {
-    const read = async (wanted: readonly string[]) => {
-      const found = new Map((await this.deps.store.objects.getMany(wanted, live)).map((o) => [o.id, o]));
-      return new Map(wanted.map((id) => [id, found.get(id) ?? null]));
-    };
-    const memo = this.deps.memo;
-    if (!memo) return read(ids);
-    const kept = await memo.many(
+    const kept = await this.#memo.many(
       ids.map((id) => `object ${id}`),
       async (missing) => {
-        const found = await read(missing.map((k) => k.slice('object '.length)));
-        return new Map([...found].map(([id, o]) => [`object ${id}`, { value: o, size: o ? objectSize(o) : 64 }]));
+        const found = new Map((await this.deps.store.objects.getMany(missing.map((k) => k.slice('object '.length)), live)).map((o) => [`object ${o.id}`, o]));
+        return new Map(missing.map((k) => [k, { value: found.get(k) ?? null, size: found.has(k) ? objectSize(found.get(k)!) : 64 }]));
       },
     );
     return new Map(ids.map((id) => [id, kept.get(`object ${id}`) ?? null]));
@@ -233,10 +236,7 @@ export class Searcher {
       const hits = await this.#lexical(q, enough);
       return { value: hits, size: lexicalSize(hits) };
     };
-    const memo = this.deps.memo;
-    if (!memo) return compute().then((r) => r.value);
-    const key = `lexical-leg ${JSON.stringify([q.terms, q.stemmed ?? false, q.types ?? [], q.topics ?? [], q.limit, enough])}`;
-    return memo.value(key, compute);
+    return this.#memo.value(`lexical-leg ${JSON.stringify([q.terms, q.stemmed ?? false, q.types ?? [], q.topics ?? [], q.limit, enough])}`, compute);
   }
 
   /**
@@ -276,9 +276,7 @@ export class Searcher {
       const hits = await this.deps.store.search.semantic({ live, vector, model: this.deps.embedder!.model, ...filters, limit });
       return { value: { vector, hits }, size: 64 + vector.length * 4 + hits.reduce((n, h) => n + 120 + h.id.length * 2, 0) };
     };
-    const memo = this.deps.memo;
-    if (!memo) return compute().then((r) => r.value);
-    return memo.value(`semantic-leg ${JSON.stringify([this.deps.embedder?.model, q, filters.types ?? [], filters.topics ?? [], limit])}`, compute);
+    return this.#memo.value(`semantic-leg ${JSON.stringify([this.deps.embedder?.model, q, filters.types ?? [], filters.topics ?? [], limit])}`, compute);
   }
 
   /** The query's vector, or null when the leg cannot run or misses its time budget. */
