@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { ReadCache } from './read-cache.js';
+
+/** A cache over a store that never changes and holds nothing that expires: only room evicts. */
+function cache(maxBytes: number) {
+  let computed: string[] = [];
+  const c = new ReadCache({
+    store: { changeMark: async () => 'm', objects: { nextExpiry: async () => null } } as never,
+    now: () => 0,
+    maxBytes,
+    expiringFraction: 0.1,
+  });
+  const read = (key: string) =>
+    c.value(key, async () => {
+      computed.push(key);
+      return { value: key, size: 100 };
+    });
+  const misses = async (keys: string[]) => {
+    computed = [];
+    for (const k of keys) await read(k);
+    return computed;
+  };
+  return { misses };
+}
+
+describe('ReadCache eviction', () => {
+  it('keeps within its room, evicting the least recently used first', async () => {
+    // 800 bytes: eight entries of 100.
+    const { misses } = cache(800);
+    const keys = Array.from({ length: 8 }, (_, i) => `k${i}`);
+    expect(await misses(keys)).toEqual(keys);
+    expect(await misses(keys)).toEqual([]);
+    // k0 is used again, so k1 is the oldest when k8 arrives.
+    await misses(['k0', 'k8']);
+    expect(await misses(['k0', 'k8', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7'])).toEqual([]);
+    expect(await misses(['k1'])).toEqual(['k1']);
+  });
+
+  it('evicts in order through long churn, with entries used again between evictions', async () => {
+    const { misses } = cache(1000);
+    // Ten live entries; each round adds one, uses the newest earlier one again, and so
+    // evicts the oldest not used since: far more rounds than the Map holds entries.
+    const live: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const key = `n${i}`;
+      expect(await misses([key])).toEqual([key]);
+      live.push(key);
+      if (live.length > 10) live.shift();
+      if (i % 3 === 0 && live.length > 2) {
+        // Used again: it moves to the newest end.
+        const again = live.splice(1, 1)[0]!;
+        expect(await misses([again])).toEqual([]);
+        live.push(again);
+      }
+    }
+    expect(await misses(live)).toEqual([]);
+  });
+});
