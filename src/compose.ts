@@ -35,14 +35,17 @@ import { APP_VERSION } from './version.js';
  */
 export async function openStore(config: Config, log?: Logger): Promise<Store> {
   const d = config.database;
-  if (d.kind === 'sqlite') return new SqliteStore(d.path, { busyTimeoutMs: d.busyTimeoutMs, groupCommitMax: d.groupCommitMax, vectors: d.vectors, memoryIndex: d.memoryIndex });
+  const warn = log ? (message: string, err: unknown) => log.warn({ err }, message) : undefined;
+  if (d.kind === 'sqlite') {
+    return new SqliteStore(d.path, { busyTimeoutMs: d.busyTimeoutMs, groupCommitMax: d.groupCommitMax, checkpointMs: d.checkpointMs, vectors: d.vectors, memoryIndex: d.memoryIndex, ...(warn ? { warn } : {}) });
+  }
   const [{ PgStore }, { PoolSession }] = await Promise.all([import('./store/postgres/pg-store.js'), import('./store/postgres/pg-session.js')]);
   return new PgStore(new PoolSession({ url: d.url, max: d.poolSize, connectTimeoutMs: d.connectTimeoutMs }), {
     vectorIndex: d.vectorIndex,
     memoryIndex: d.memoryIndex,
     groupCommit: d.groupCommit,
     indexUpkeepMs: d.indexUpkeepMs,
-    ...(log ? { warn: (message: string, err: unknown) => log.warn({ err }, message) } : {}),
+    ...(warn ? { warn } : {}),
   });
 }
 

@@ -6,7 +6,7 @@ describe('loadConfig', () => {
     const c = loadConfig({});
     expect(c.port).toBe(8787);
     expect(c.host).toBe('127.0.0.1');
-    expect(c.database).toEqual({ kind: 'sqlite', path: './data/board.db', busyTimeoutMs: 5000, groupCommitMax: 64, vectors: 'memory', memoryIndex: { approximateFrom: 100_000, probes: 96 } });
+    expect(c.database).toEqual({ kind: 'sqlite', path: './data/board.db', busyTimeoutMs: 5000, groupCommitMax: 64, checkpointMs: 100, vectors: 'memory', memoryIndex: { approximateFrom: 100_000, probes: 96 } });
     expect(c.rateLimits).toMatchObject({ anonWrites: 60, signedWrites: 600, reads: 1200 });
     expect(c.maxBodyBytes).toBe(32768);
     expect(c.limits.lifetimes.status).toEqual({ defaultSeconds: 21600, maxSeconds: 86400 });

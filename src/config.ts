@@ -37,6 +37,8 @@ const EnvSchema = z.object({
   SQLITE_BUSY_TIMEOUT_MS: int(0).default(5000),
   /** Most write transactions SQLite commits together (group commit); 1 commits each alone. */
   SQLITE_GROUP_COMMIT_MAX: int(1).default(64),
+  /** How often (ms) a thread of its own checkpoints the SQLite file's write-ahead log; 0 leaves it to SQLite, inside commits. */
+  SQLITE_CHECKPOINT_MS: int(0, 60_000).default(100),
   /** SQLite's semantic leg: vectors in each process's memory (`memory`), or sqlite-vec's exact scan of the file (`scan`). */
   SQLITE_VECTORS: z.enum(['memory', 'scan']).default('memory'),
   /** PostgreSQL connections each process opens at most. */
@@ -190,7 +192,7 @@ export interface Config {
   host: string;
   baseUrl: string | undefined;
   database:
-    | { kind: 'sqlite'; path: string; busyTimeoutMs: number; groupCommitMax: number; vectors: 'memory' | 'scan'; memoryIndex: VectorIndexSettings }
+    | { kind: 'sqlite'; path: string; busyTimeoutMs: number; groupCommitMax: number; checkpointMs: number; vectors: 'memory' | 'scan'; memoryIndex: VectorIndexSettings }
     | {
         kind: 'postgres';
         url: string;
@@ -293,7 +295,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const e = parsed.data;
   const memoryIndex: VectorIndexSettings = { approximateFrom: e.VECTORS_APPROXIMATE_FROM, probes: e.VECTORS_PROBES };
   const database = e.DATABASE_URL.startsWith('sqlite:')
-    ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('sqlite:'.length) || ':memory:', busyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS, groupCommitMax: e.SQLITE_GROUP_COMMIT_MAX, vectors: e.SQLITE_VECTORS, memoryIndex } as const)
+    ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('sqlite:'.length) || ':memory:', busyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS, groupCommitMax: e.SQLITE_GROUP_COMMIT_MAX, checkpointMs: e.SQLITE_CHECKPOINT_MS, vectors: e.SQLITE_VECTORS, memoryIndex } as const)
     : ({
         kind: 'postgres',
         url: e.DATABASE_URL,

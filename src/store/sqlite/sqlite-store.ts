@@ -17,6 +17,7 @@ import type { SearchIndex } from '../../ports/search-index.js';
 import type { Store, StoreCapabilities, StoreTx } from '../../ports/store.js';
 import type { VoteStore } from '../../ports/vote-store.js';
 import { guard } from './busy.js';
+import { Checkpointer } from './checkpointer.js';
 import { GroupCommit, WriteGate } from './write-gate.js';
 import { migrations } from './migrations.js';
 import { SqliteEmbedQueue } from './sqlite-embed-queue.js';
@@ -45,6 +46,7 @@ export class SqliteStore implements Store {
   readonly #db: Database.Database;
   readonly #gate = new WriteGate();
   readonly #commits: GroupCommit;
+  readonly #checkpointer: Checkpointer | null;
   readonly #inside: StoreTx;
   /** Prepared statements by SQL text: preparing costs more than running these short queries. */
   readonly #statements = new Map<string, Database.Statement>();
@@ -53,9 +55,16 @@ export class SqliteStore implements Store {
   /**
    * Opens (creating folders as needed) the file at `path`, or an in-memory database for
    * `:memory:`. The instance returned, and each half, waits at the write gate and maps
-   * busy-database errors to `unavailable` (busy.ts).
+   * busy-database errors to `unavailable` (busy.ts). With `checkpointMs`, a file's log is
+   * checkpointed by a thread of its own that often, instead of inside commits (checkpointer.ts).
    */
-  constructor(path: string, opts: { busyTimeoutMs?: number; groupCommitMax?: number; vectors?: SqliteVectorMode; memoryIndex?: VectorIndexSettings } = {}) {
+  constructor(
+    path: string,
+    opts: { busyTimeoutMs?: number; groupCommitMax?: number; checkpointMs?: number; vectors?: SqliteVectorMode; memoryIndex?: VectorIndexSettings;
+      /** Told of a failure the store works around (the checkpoint thread ending). */
+      warn?: (message: string, err: unknown) => void;
+    } = {},
+  ) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.#db = new Database(path);
     // busy_timeout first, so the pragmas below already wait instead of failing on a busy file.
@@ -64,6 +73,7 @@ export class SqliteStore implements Store {
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('foreign_keys = ON');
     this.#db.pragma('temp_store = MEMORY');
+    this.#checkpointer = path !== ':memory:' && opts.checkpointMs ? new Checkpointer(this.#db, path, opts.checkpointMs, opts.warn) : null;
     const sql = (text: string) => this.#sql(text);
     let leg: SqliteVectorLeg | null = null;
     let vectors: StoreCapabilities['vectors'];
@@ -154,6 +164,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.#checkpointer?.stop();
     if (this.#db.open) this.#db.close();
   }
 
