@@ -3,12 +3,13 @@
  * store, and written to BENCHMARKS.md with the goals and whether they are met.
  *
  * The board, each floor (floor-server.ts) and autocannon (this process) are separate
- * processes. A row's board and floor are measured one after the other with nothing else
- * working (the search floor runs while the board waits idle, so both search the same
- * objects); the board has finished embedding what it was seeded with before any row starts.
- * Every number is measured here; nothing is asserted.
+ * processes, all started before the first row. A row's board and floor take turns in short
+ * slices (interleaved()), each measured while the others wait idle; every search row runs
+ * before the publishes, so the board and the search floor search the same objects, and the
+ * board has finished embedding what it was seeded with before any row starts. Every number
+ * is measured here; nothing is asserted.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,8 @@ import { writeSection } from './sections.js';
 import { sentence, VOCABULARY } from './vocabulary.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 6);
+/** Each row's time is cut into this many slices, taken in turn with its floor's. */
+const SLICES = Math.max(1, Math.trunc(Number(process.env.BENCH_SLICES ?? 3)));
 const READ_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const WRITE_CONNECTIONS = Number(process.env.BENCH_WRITE_CONNECTIONS ?? 16);
 const SEED = Number(process.env.BENCH_SEED ?? 4000);
@@ -43,26 +46,34 @@ interface Load {
   paths: string[];
   method: 'GET' | 'POST';
   connections: number;
+  /** The next of `paths` to send: a load's slices go on where the one before stopped. */
+  next: number;
 }
+
+const reads = (paths: string[]): Load => ({ paths, method: 'GET', connections: READ_CONNECTIONS, next: 0 });
+const writes = (): Load => ({ paths: ['/findings'], method: 'POST', connections: WRITE_CONNECTIONS, next: 0 });
 
 let published = 0;
 
-/** Runs autocannon over `paths` in turn; a POST sends a distinct body per request, so each is a real insert. */
-function load(url: string, l: Load): Promise<autocannon.Result> {
-  let next = 0;
+/**
+ * One slice of `l` against `url`, unaggregated (its latency histogram is merged with the other
+ * slices' afterwards). A POST sends a distinct body per request, so each is a real insert.
+ */
+function slice(url: string, l: Load, seconds: number): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     autocannon(
       {
         url,
         connections: l.connections,
-        duration: DURATION_S,
+        duration: seconds,
+        skipAggregateResult: true,
         headers: { 'content-type': 'application/json' },
         requests: [
           {
             method: l.method,
             setupRequest: (req) => ({
               ...req,
-              path: l.paths[next++ % l.paths.length]!,
+              path: l.paths[l.next++ % l.paths.length]!,
               ...(l.method === 'POST' ? { body: JSON.stringify({ content: `bench publish ${process.pid} ${published++} ${sentence(published)}`, topics: ['bench'] }) } : {}),
             }),
           },
@@ -73,11 +84,62 @@ function load(url: string, l: Load): Promise<autocannon.Result> {
   });
 }
 
+/** What a row reports of one side. */
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Errors, timeouts and non-2xx answers. */
+  failures: number;
+}
+
+// The typings lack it: merges unaggregated results' latency histograms (autocannon README).
+const { aggregateResult } = autocannon as unknown as { aggregateResult(results: autocannon.Result[], opts: { url: string; connections: number }): autocannon.Result };
+
+interface Target {
+  label: string;
+  url: string;
+  load: Load;
+  /** Awaited before each of its slices (to let the board finish work left by its own slice). */
+  before?: () => Promise<void>;
+}
+
+/**
+ * Measures the targets of one row in SLICES turns, each turn reversing the last's order
+ * (A B, B A, A B…): the machine's speed drifts over minutes (floors here moved by 2× between
+ * runs), and a drift now falls on a board and its floor alike instead of on one of them.
+ */
+async function interleaved<T extends Target[]>(targets: [...T]): Promise<{ [K in keyof T]: Measured }> {
+  const seconds = DURATION_S / SLICES;
+  const slices: autocannon.Result[][] = targets.map(() => []);
+  for (let turn = 0; turn < SLICES; turn++) {
+    const order = targets.map((_, i) => i);
+    if (turn % 2 === 1) order.reverse();
+    for (const i of order) {
+      await targets[i]!.before?.();
+      slices[i]!.push(await slice(targets[i]!.url, targets[i]!.load, seconds));
+    }
+  }
+  return targets.map((t, i): Measured => {
+    const parts = slices[i]!;
+    const merged = aggregateResult(parts, { url: t.url, connections: t.load.connections });
+    const completed = parts.reduce((n, r) => n + (r as unknown as { totalCompletedRequests: number }).totalCompletedRequests, 0);
+    const m: Measured = {
+      rps: completed / parts.reduce((n, r) => n + r.duration, 0),
+      p50: merged.latency.p50,
+      p99: merged.latency.p99,
+      failures: merged.errors + merged.non2xx + merged.timeouts,
+    };
+    process.stdout.write(`  ${t.label}: ${Math.round(m.rps)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${m.failures ? `, ${m.failures} failed` : ''}\n`);
+    return m;
+  }) as { [K in keyof T]: Measured };
+}
+
 interface Row {
   operation: string;
-  board: autocannon.Result;
+  board: Measured;
   floorName: string;
-  floor: autocannon.Result;
+  floor: Measured;
   goal: number;
   /** Compared by p99 / p50 instead of throughput. */
   tail?: boolean;
@@ -110,24 +172,26 @@ async function embedded(url: string): Promise<void> {
     const text = await (await fetch(`${url}/metrics`)).text();
     const depth = /^agentboard_embed_queue_depth (\d+)/m.exec(text);
     if (!depth || depth[1] === '0') return;
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-async function measure(label: string, url: string, l: Load): Promise<autocannon.Result> {
-  process.stdout.write(`  ${label}…`);
-  const r = await load(url, l);
-  process.stdout.write(` ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms\n`);
-  return r;
-}
-
-async function withChild<T>(args: string[], env: Record<string, string>, fn: (url: string) => Promise<T>): Promise<T> {
-  const { child, url } = await startChild(args, env);
+/** Runs `fn` with the children started (each prints its URL), then stops them all. */
+async function withChildren<T>(specs: { args: string[]; env?: Record<string, string> }[], fn: (urls: string[]) => Promise<T>): Promise<T> {
+  const started: ChildProcess[] = [];
   try {
-    return await fn(url);
+    const urls: string[] = [];
+    for (const s of specs) {
+      const { child, url } = await startChild(s.args, s.env ?? {});
+      started.push(child);
+      urls.push(url);
+    }
+    return await fn(urls);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    for (const child of started) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
   }
 }
 
@@ -144,59 +208,68 @@ async function measureStore(name: string, env: Record<string, string>, dir: stri
     ...env,
   };
   const isPg = name === 'PostgreSQL';
-  const reads = (paths: string[]): Load => ({ paths, method: 'GET', connections: READ_CONNECTIONS });
-  const writes: Load = { paths: ['/findings'], method: 'POST', connections: WRITE_CONNECTIONS };
-  const recorded: Record<string, { status: number; contentType: string; body: string }> = {};
-  const board = await withChild([BOARD, 'serve'], boardEnv, async (url) => {
+  const m = await withChildren([{ args: [BOARD, 'serve'], env: boardEnv }], async ([url]) => {
+    const board = url!;
     process.stdout.write(`  seeding ${SEED} findings…\n`);
-    const firstId = await seed(url);
-    await embedded(url);
+    const firstId = await seed(board);
+    await embedded(board);
     const readPaths = { object: `/p/${firstId}`, list: '/findings?limit=20' };
+    const recorded: Record<string, { status: number; contentType: string; body: string }> = {};
     for (const p of Object.values(readPaths)) {
-      const res = await fetch(url + p);
+      const res = await fetch(board + p);
       recorded[`GET ${p}`] = { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
     }
-    const out = {
-      object: await measure('board GET /p/{id}', url, reads([readPaths.object])),
-      list: await measure('board GET /findings?limit=20', url, reads([readPaths.list])),
-      lexical: await measure('board GET /search lexical', url, reads(searchPaths('lexical'))),
-      hybrid: await measure('board GET /search hybrid', url, reads(searchPaths('hybrid'))),
-      lexicalNew: await measure('board GET /search lexical, every query new', url, reads(searchPaths('lexical', newQueries))),
-      hybridNew: await measure('board GET /search hybrid, every query new', url, reads(searchPaths('hybrid', newQueries))),
-      // The engine's own query over the same objects the board searched: before the publishes
-      // below add thousands more (the board is idle meanwhile).
-      ...(await withChild([FLOOR, isPg ? 'pg-search' : 'sqlite-search', dbTarget], {}, async (floorUrl) => ({
-        searchFloor: await measure('floor search query', floorUrl, reads(searchPaths('lexical'))),
-        searchFloorNew: await measure('floor search query, every query new', floorUrl, reads(searchPaths('lexical', newQueries))),
-      }))),
-      publish: await measure('board POST /findings', url, writes),
-    };
-    return { ...out, readPaths };
+    const routesFile = join(dir, `routes-${name}.json`);
+    writeFileSync(routesFile, JSON.stringify(recorded));
+    const insertTarget = isPg ? dbTarget : join(dir, 'floor-insert.db');
+    // The floors wait idle beside the board. The search floor queries the objects the board
+    // searched: every search row runs before the publishes add more.
+    const floors = [
+      { args: [FLOOR, 'bytes', routesFile] },
+      { args: [FLOOR, isPg ? 'pg-search' : 'sqlite-search', dbTarget] },
+      { args: [FLOOR, isPg ? 'pg-insert' : 'sqlite-insert', insertTarget] },
+    ];
+    return withChildren(floors, async ([bytes, search, insert]) => {
+      const [object, objectFloor] = await interleaved([
+        { label: 'board GET /p/{id}', url: board, load: reads([readPaths.object]) },
+        { label: 'floor GET /p/{id} (same bytes)', url: bytes!, load: reads([readPaths.object]) },
+      ]);
+      const [list, listFloor] = await interleaved([
+        { label: 'board GET /findings?limit=20', url: board, load: reads([readPaths.list]) },
+        { label: 'floor GET /findings (same bytes)', url: bytes!, load: reads([readPaths.list]) },
+      ]);
+      const [lexical, searchFloor, hybrid] = await interleaved([
+        { label: 'board GET /search lexical', url: board, load: reads(searchPaths('lexical')) },
+        { label: 'floor search query', url: search!, load: reads(searchPaths('lexical')) },
+        { label: 'board GET /search hybrid', url: board, load: reads(searchPaths('hybrid')) },
+      ]);
+      const [lexicalNew, searchFloorNew, hybridNew] = await interleaved([
+        { label: 'board GET /search lexical, every query new', url: board, load: reads(searchPaths('lexical', newQueries)) },
+        { label: 'floor search query, every query new', url: search!, load: reads(searchPaths('lexical', newQueries)) },
+        { label: 'board GET /search hybrid, every query new', url: board, load: reads(searchPaths('hybrid', newQueries)) },
+      ]);
+      const [publish, insertFloor] = await interleaved([
+        { label: 'board POST /findings', url: board, load: writes() },
+        // The board embeds what its slice published: done before the floor's slice, not during it.
+        { label: 'floor insert', url: insert!, load: writes(), before: () => embedded(board) },
+      ]);
+      return { object, objectFloor, list, listFloor, lexical, searchFloor, hybrid, lexicalNew, searchFloorNew, hybridNew, publish, insertFloor };
+    });
   });
-  const routesFile = join(dir, `routes-${name}.json`);
-  writeFileSync(routesFile, JSON.stringify(recorded));
-  const bare = await withChild([FLOOR, 'bytes', routesFile], {}, async (url) => ({
-    object: await measure('floor GET /p/{id} (same bytes)', url, reads([board.readPaths.object])),
-    list: await measure('floor GET /findings (same bytes)', url, reads([board.readPaths.list])),
-  }));
-  const insertTarget = isPg ? dbTarget : join(dir, 'floor-insert.db');
-  const insert = await withChild([FLOOR, isPg ? 'pg-insert' : 'sqlite-insert', insertTarget], {}, (url) => measure('floor insert', url, writes));
   const engine = isPg ? 'bare `pg` query' : 'raw FTS5 query';
   return [
-    { operation: 'GET /p/{id}', board: board.object, floorName: 'bare node:http, same bytes', floor: bare.object, goal: 0.5 },
-    { operation: 'GET /findings?limit=20', board: board.list, floorName: 'bare node:http, same bytes', floor: bare.list, goal: 0.5 },
-    { operation: `GET /search mode=lexical (${QUERIES} queries)`, board: board.lexical, floorName: `${engine} + bare node:http`, floor: board.searchFloor, goal: 0.5 },
-    { operation: 'GET /search mode=lexical, tail', board: board.lexical, floorName: 'its own p50', floor: board.lexical, goal: 5, tail: true },
-    { operation: `GET /search mode=hybrid (${QUERIES} queries)`, board: board.hybrid, floorName: "the board's lexical search", floor: board.lexical, goal: 0.33 },
-    { operation: 'GET /search mode=lexical, every query new', board: board.lexicalNew, floorName: `${engine} + bare node:http, same queries`, floor: board.searchFloorNew, goal: 0.5 },
-    { operation: 'GET /search mode=lexical, every query new, tail', board: board.lexicalNew, floorName: 'its own p50', floor: board.lexicalNew, goal: 5, tail: true },
-    { operation: 'GET /search mode=hybrid, every query new', board: board.hybridNew, floorName: "the board's lexical search, every query new", floor: board.lexicalNew, goal: 0.33 },
-    { operation: `POST /findings (${WRITE_CONNECTIONS} connections)`, board: board.publish, floorName: `bare node:http + one ${isPg ? 'PostgreSQL INSERT (GIN tsvector index)' : 'SQLite INSERT (FTS5 index, WAL, synchronous=NORMAL)'}`, floor: insert, goal: 0.5 },
+    { operation: 'GET /p/{id}', board: m.object, floorName: 'bare node:http, same bytes', floor: m.objectFloor, goal: 0.5 },
+    { operation: 'GET /findings?limit=20', board: m.list, floorName: 'bare node:http, same bytes', floor: m.listFloor, goal: 0.5 },
+    { operation: `GET /search mode=lexical (${QUERIES} queries)`, board: m.lexical, floorName: `${engine} + bare node:http`, floor: m.searchFloor, goal: 0.5 },
+    { operation: 'GET /search mode=lexical, tail', board: m.lexical, floorName: 'its own p50', floor: m.lexical, goal: 5, tail: true },
+    { operation: `GET /search mode=hybrid (${QUERIES} queries)`, board: m.hybrid, floorName: "the board's lexical search", floor: m.lexical, goal: 0.33 },
+    { operation: 'GET /search mode=lexical, every query new', board: m.lexicalNew, floorName: `${engine} + bare node:http, same queries`, floor: m.searchFloorNew, goal: 0.5 },
+    { operation: 'GET /search mode=lexical, every query new, tail', board: m.lexicalNew, floorName: 'its own p50', floor: m.lexicalNew, goal: 5, tail: true },
+    { operation: 'GET /search mode=hybrid, every query new', board: m.hybridNew, floorName: "the board's lexical search, every query new", floor: m.lexicalNew, goal: 0.33 },
+    { operation: `POST /findings (${WRITE_CONNECTIONS} connections)`, board: m.publish, floorName: `bare node:http + one ${isPg ? 'PostgreSQL INSERT (GIN tsvector index)' : 'SQLite INSERT (FTS5 index, WAL, synchronous=NORMAL)'}`, floor: m.insertFloor, goal: 0.5 },
   ];
 }
 
-const rps = (r: autocannon.Result) => Math.round(r.requests.average);
-const failures = (r: autocannon.Result) => r.errors + r.non2xx + r.timeouts;
 
 function tableOf(results: { store: string; rows: Row[] }[]): string {
   const lines = [
@@ -206,14 +279,14 @@ function tableOf(results: { store: string; rows: Row[] }[]): string {
   for (const { store, rows } of results) {
     for (const r of rows) {
       if (r.tail) {
-        const ratio = r.board.latency.p99 / Math.max(1, r.board.latency.p50);
-        lines.push(`| ${store} | ${r.operation} | | ${r.board.latency.p50} | ${r.board.latency.p99} | ${r.floorName} | | p99 = ${ratio.toFixed(1)} × p50 | ≤ ${r.goal} × | ${ratio <= r.goal ? 'yes' : '**no**'} |`);
+        const ratio = r.board.p99 / Math.max(1, r.board.p50);
+        lines.push(`| ${store} | ${r.operation} | | ${r.board.p50} | ${r.board.p99} | ${r.floorName} | | p99 = ${ratio.toFixed(1)} × p50 | ≤ ${r.goal} × | ${ratio <= r.goal ? 'yes' : '**no**'} |`);
         continue;
       }
-      const ratio = r.board.requests.average / r.floor.requests.average;
-      const met = ratio >= r.goal && failures(r.board) === 0;
+      const ratio = r.board.rps / r.floor.rps;
+      const met = ratio >= r.goal && r.board.failures === 0;
       lines.push(
-        `| ${store} | ${r.operation} | ${rps(r.board)} | ${r.board.latency.p50} | ${r.board.latency.p99} | ${r.floorName} | ${rps(r.floor)} | ${(ratio * 100).toFixed(0)}% | ≥ ${r.goal * 100}% | ${met ? 'yes' : '**no**'} |`,
+        `| ${store} | ${r.operation} | ${Math.round(r.board.rps)} | ${r.board.p50} | ${r.board.p99} | ${r.floorName} | ${Math.round(r.floor.rps)} | ${(ratio * 100).toFixed(0)}% | ≥ ${r.goal * 100}% | ${met ? 'yes' : '**no**'} |`,
       );
     }
   }
@@ -248,17 +321,17 @@ async function main(): Promise<void> {
   }
   const table = tableOf(results);
   const errors = results
-    .flatMap(({ store, rows }) => rows.filter((r) => !r.tail).map((r) => `${store} ${r.operation}: ${failures(r.board)}`))
+    .flatMap(({ store, rows }) => rows.filter((r) => !r.tail).map((r) => `${store} ${r.operation}: ${r.board.failures}`))
     .join('; ');
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   const md = `## HTTP throughput against the floors
 
 Produced by \`npm run bench\` (src/bench/run.ts) on ${new Date().toISOString().slice(0, 10)}, commit ${commit()}, in ${minutes} min.
 
-- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}. Load generator (autocannon, this process), board and floor are separate processes sharing the machine${setups.length > 1 ? ' (with PostgreSQL and Redis besides)' : ''}; each row runs ${DURATION_S} s, reads on ${READ_CONNECTIONS} connections, publishes on ${WRITE_CONNECTIONS}.
+- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}. Load generator (autocannon, this process), board and floor are separate processes sharing the machine${setups.length > 1 ? ' (with PostgreSQL and Redis besides)' : ''}; each side of a row runs ${DURATION_S} s in ${SLICES} slices taken in turn with the other side's, each turn in the reverse order of the last (board, floor, floor, board…), so that a drift in the machine's speed during the run falls on both sides alike; reads on ${READ_CONNECTIONS} connections, publishes on ${WRITE_CONNECTIONS}; req/s is the requests completed over the slices' time, and p50 and p99 come from the slices' merged latency histograms.
 - Board: one \`agentboard serve\` process per store (${setups.map((s) => s.name).join(', ')}${setups.length > 1 ? '; PostgreSQL 15 with a pool of 10, Redis for rate limits and nonces, vectors in process memory' : ''}), seeded over HTTP with ${SEED} findings of 12–30 words from a 160-word technical vocabulary, embedded with the bundled model before the first row; rate limits off, one JSON log line per request (to a file, as a collector would take it).
 - Search rows cycle through ${QUERIES} two-word queries, which after the first round the board answers from its cache of search candidates (exact: nothing is written meanwhile; see README, Reads are cached, exactly); the rows marked "every query new" send ${newQueries.length.toLocaleString('en')} distinct two-word queries in turn, more than a row gets through, so each is a miss and the full-text query runs every time. POST rows publish a distinct text per request: each is a real insert with its dedupe check, its event and its embedding job.
-- Floors, each a bare \`node:http\` process (src/bench/floor-server.ts): the same bytes for reads; for lexical search the engine's own query over the same objects, run before the board's publishes (${setups.map((s) => (s.name === 'PostgreSQL' ? 'PostgreSQL: `plainto_tsquery` match of all words, `ts_rank`, expiry filter, top 10' : 'SQLite: FTS5 `MATCH` of all words, `bm25(4,2,1)`, `snippet`, expiry join, top 10')).join('; ')}); for publishing one insert into a full-text-indexed table.
+- Floors, each a bare \`node:http\` process (src/bench/floor-server.ts): the same bytes for reads; for lexical search the engine's own query over the same objects, all before the board's publishes (${setups.map((s) => (s.name === 'PostgreSQL' ? 'PostgreSQL: `plainto_tsquery` match of all words, `ts_rank`, expiry filter, top 10' : 'SQLite: FTS5 `MATCH` of all words, `bm25(4,2,1)`, `snippet`, expiry join, top 10')).join('; ')}); for publishing one insert into a full-text-indexed table (the board embeds what its slice published before the floor's slice starts).
 
 ${table}
 
