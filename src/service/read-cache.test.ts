@@ -38,8 +38,8 @@ describe('ReadCache eviction', () => {
 
   it('evicts in order through long churn, with entries used again between evictions', async () => {
     const { misses } = cache(1000);
-    // Ten live entries; each round adds one, uses the newest earlier one again, and so
-    // evicts the oldest not used since: far more rounds than the Map holds entries.
+    // Room for ten entries; each round adds one, and every third round uses the second oldest
+    // again, so the oldest not used since is evicted: far more rounds than the Map holds.
     const live: string[] = [];
     for (let i = 0; i < 3000; i++) {
       const key = `n${i}`;

@@ -44,6 +44,9 @@ export class Checkpointer {
   async stop(): Promise<void> {
     if (!this.#stopping) {
       this.#stopping = true;
+      // Held while it ends: with nothing else left (a server already closed), an unref'd thread
+      // would let the process exit before the owner's close, and before whatever follows it.
+      this.#worker.ref();
       this.#worker.postMessage('stop');
     }
     await this.#exited;
