@@ -59,7 +59,7 @@ let published = 0;
  * One slice of `l` against `url`, unaggregated (its latency histogram is merged with the other
  * slices' afterwards). A POST sends a distinct body per request, so each is a real insert.
  */
-function slice(url: string, l: Load, seconds: number): Promise<autocannon.Result> {
+function slice(url: string, l: Load, seconds: number): Promise<SliceResult> {
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -79,7 +79,7 @@ function slice(url: string, l: Load, seconds: number): Promise<autocannon.Result
           },
         ],
       },
-      (err, result) => (err ? reject(err) : resolve(result)),
+      (err, result) => (err ? reject(err) : resolve(result as SliceResult)),
     );
   });
 }
@@ -93,8 +93,11 @@ interface Measured {
   failures: number;
 }
 
+/** A slice's unaggregated result: the typings lack its count of completed requests. */
+type SliceResult = autocannon.Result & { totalCompletedRequests: number };
+
 // The typings lack it: merges unaggregated results' latency histograms (autocannon README).
-const { aggregateResult } = autocannon as unknown as { aggregateResult(results: autocannon.Result[], opts: { url: string; connections: number }): autocannon.Result };
+const { aggregateResult } = autocannon as unknown as { aggregateResult(results: SliceResult[], opts: { url: string; connections: number }): autocannon.Result };
 
 interface Target {
   label: string;
@@ -111,7 +114,7 @@ interface Target {
  */
 async function interleaved<T extends Target[]>(targets: [...T]): Promise<{ [K in keyof T]: Measured }> {
   const seconds = DURATION_S / SLICES;
-  const slices: autocannon.Result[][] = targets.map(() => []);
+  const slices: SliceResult[][] = targets.map(() => []);
   for (let turn = 0; turn < SLICES; turn++) {
     const order = targets.map((_, i) => i);
     if (turn % 2 === 1) order.reverse();
@@ -123,9 +126,8 @@ async function interleaved<T extends Target[]>(targets: [...T]): Promise<{ [K in
   return targets.map((t, i): Measured => {
     const parts = slices[i]!;
     const merged = aggregateResult(parts, { url: t.url, connections: t.load.connections });
-    const completed = parts.reduce((n, r) => n + (r as unknown as { totalCompletedRequests: number }).totalCompletedRequests, 0);
     const m: Measured = {
-      rps: completed / parts.reduce((n, r) => n + r.duration, 0),
+      rps: parts.reduce((n, r) => n + r.totalCompletedRequests, 0) / parts.reduce((n, r) => n + r.duration, 0),
       p50: merged.latency.p50,
       p99: merged.latency.p99,
       failures: merged.errors + merged.non2xx + merged.timeouts,
@@ -269,7 +271,6 @@ async function measureStore(name: string, env: Record<string, string>, dir: stri
     { operation: `POST /findings (${WRITE_CONNECTIONS} connections)`, board: m.publish, floorName: `bare node:http + one ${isPg ? 'PostgreSQL INSERT (GIN tsvector index)' : 'SQLite INSERT (FTS5 index, WAL, synchronous=NORMAL)'}`, floor: m.insertFloor, goal: 0.5 },
   ];
 }
-
 
 function tableOf(results: { store: string; rows: Row[] }[]): string {
   const lines = [

@@ -3,8 +3,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
-/** @type {{ path: string; intervalMs: number }} */
-const { path, intervalMs } = workerData;
+/** @type {{ path: string; intervalMs: number; busyTimeoutMs: number }} */
+const { path, intervalMs, busyTimeoutMs } = workerData;
 
 /** @type {Database.Database | undefined} */
 let db;
@@ -26,6 +26,8 @@ function guarded(/** @type {() => void} */ fn) {
 guarded(() => {
   const conn = new Database(path);
   db = conn;
+  // Only opening may wait for a lock (a migration, another process's recovery): PASSIVE never does.
+  conn.pragma(`busy_timeout = ${busyTimeoutMs}`);
   // PASSIVE never waits for readers or writers: it copies what it can and returns at once.
   const checkpoint = conn.prepare('PRAGMA wal_checkpoint(PASSIVE)');
   timer = setInterval(() => guarded(() => checkpoint.get()), intervalMs);

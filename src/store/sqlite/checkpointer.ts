@@ -26,7 +26,8 @@ export class Checkpointer {
   readonly #exited: Promise<void>;
 
   constructor(db: Database.Database, path: string, intervalMs: number, warn?: (message: string, err: unknown) => void) {
-    this.#worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path, intervalMs } });
+    const busyTimeoutMs = Number(db.pragma('busy_timeout', { simple: true }));
+    this.#worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path, intervalMs, busyTimeoutMs } });
     // Never what keeps a process alive: close() stops it, and an exit without close() loses nothing.
     this.#worker.unref();
     let failure: unknown = null;

@@ -30,6 +30,17 @@ import { SqliteMemoryVectors, SqliteScanVectors, type SqliteVectorLeg, type Sqli
 import type { VectorIndexSettings } from '../vector-memory.js';
 import { SqliteVotes } from './sqlite-votes.js';
 
+export interface SqliteStoreOptions {
+  busyTimeoutMs?: number;
+  groupCommitMax?: number;
+  /** How often a thread of the store's own checkpoints the log; absent or 0: SQLite does, inside commits. */
+  checkpointMs?: number;
+  vectors?: SqliteVectorMode;
+  memoryIndex?: VectorIndexSettings;
+  /** Told of a failure the store works around (the checkpoint thread ending). */
+  warn?: (message: string, err: unknown) => void;
+}
+
 /** How stale another process's commit may be to changeMark(): a millisecond, as a NOTIFY takes between PostgreSQL instances. */
 const DATA_VERSION_MS = 1;
 
@@ -58,13 +69,7 @@ export class SqliteStore implements Store {
    * busy-database errors to `unavailable` (busy.ts). With `checkpointMs`, a file's log is
    * checkpointed by a thread of its own that often, instead of inside commits (checkpointer.ts).
    */
-  constructor(
-    path: string,
-    opts: { busyTimeoutMs?: number; groupCommitMax?: number; checkpointMs?: number; vectors?: SqliteVectorMode; memoryIndex?: VectorIndexSettings;
-      /** Told of a failure the store works around (the checkpoint thread ending). */
-      warn?: (message: string, err: unknown) => void;
-    } = {},
-  ) {
+  constructor(path: string, opts: SqliteStoreOptions = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.#db = new Database(path);
     // busy_timeout first, so the pragmas below already wait instead of failing on a busy file.
@@ -73,7 +78,6 @@ export class SqliteStore implements Store {
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('foreign_keys = ON');
     this.#db.pragma('temp_store = MEMORY');
-    this.#checkpointer = path !== ':memory:' && opts.checkpointMs ? new Checkpointer(this.#db, path, opts.checkpointMs, opts.warn) : null;
     const sql = (text: string) => this.#sql(text);
     let leg: SqliteVectorLeg | null = null;
     let vectors: StoreCapabilities['vectors'];
@@ -105,6 +109,8 @@ export class SqliteStore implements Store {
     // The transaction holding the gate works through these: they must not wait for it.
     this.#inside = { objects: guard(objects, null), votes: guard(votes, null), identity: guard(identity, null), events: guard(this.#events, null) };
     this.#commits = new GroupCommit(this.#db, gate, Math.max(1, Math.trunc(opts.groupCommitMax ?? 64)), (ok) => this.#events.committed(ok));
+    // Last, so that nothing above can throw with the thread already holding a connection.
+    this.#checkpointer = path !== ':memory:' && opts.checkpointMs ? new Checkpointer(this.#db, path, opts.checkpointMs, opts.warn) : null;
     // A constructor may return another object: callers get the guarded instance.
     return guard(this, gate);
   }
