@@ -162,6 +162,12 @@ const EnvSchema = z.object({
    * on the eval set hybrid nDCG@10 holds (0.870 against 0.869 at 200) at about 3/4 of the cost.
    */
   SEARCH_CANDIDATES: int(10, 2000).default(100),
+  /**
+   * The lexical leg ranks the newest this many matches of a query: on a large board a common
+   * word matches a large share of it, and ranking them all costs in proportion. Never fewer
+   * than SEARCH_CANDIDATES are ranked.
+   */
+  SEARCH_LEXICAL_WINDOW: int(10, 1_000_000).default(300),
   /** Share of the semantic leg in hybrid fusion (0 = keyword only, 1 = meaning only). */
   SEARCH_SEMANTIC_WEIGHT: z.coerce.number().min(0).max(1).default(0.5),
   /** A lexical match scoring under this share of the best one is not a result (unless it holds every query word). */
@@ -393,6 +399,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         defaultLimit: e.SEARCH_DEFAULT_LIMIT,
         snippetChars: e.SEARCH_SNIPPET_CHARS,
         candidates: e.SEARCH_CANDIDATES,
+        lexicalWindow: e.SEARCH_LEXICAL_WINDOW,
         halfLifeDays: e.FRESHNESS_HALF_LIFE_DAYS,
         semanticWeight: e.SEARCH_SEMANTIC_WEIGHT,
         hybridTierWeight: e.SEARCH_HYBRID_TIER_WEIGHT,

@@ -37,6 +37,8 @@ export interface BoardLimits {
     defaultLimit: number;
     snippetChars: number;
     candidates: number;
+    /** The lexical leg ranks at most the newest this many matches. */
+    lexicalWindow: number;
     halfLifeDays: number;
     freshnessFloor: number;
     semanticWeight: number;

@@ -16,6 +16,25 @@ export const canonicalText = (s: string): string => nfc(s).replace(/\s+/gu, ' ')
 
 export const ELLIPSIS = '…';
 
+/** ASCII, and the General Punctuation block (dashes, quotes, the ellipsis: no letters or digits). */
+const PLAIN = /^[\x00-\x7f\u2000-\u206f]*$/;
+
+/** Text whose words are its runs of ASCII letters and digits, lowercased: no normalisation changes them. */
+export const isPlainText = (s: string): boolean => PLAIN.test(s);
+
+/**
+ * The words of a text as the full-text tokenizer sees them (unicode61, diacritics removed):
+ * runs of letters and digits, lowercased, in order. ASCII text with punctuation, the common
+ * case, skips the Unicode normalisation, which gives it the same words.
+ */
+export function words(s: string): string[] {
+  const parts = isPlainText(s) ? s.toLowerCase().split(/[^a-z0-9]+/) : s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u);
+  // Separators split runs, so only the ends can be empty.
+  if (parts[parts.length - 1] === '') parts.pop();
+  if (parts[0] === '') parts.shift();
+  return parts;
+}
+
 /** At most `max` code points: cut, with a trailing `…`, when longer. */
 export function clipChars(s: string, max: number): string {
   const chars = [...s];

@@ -15,6 +15,12 @@ export interface LexicalQuery {
   types?: readonly ObjectType[];
   topics?: readonly string[];
   limit: number;
+  /**
+   * Rank only the newest `window` matching objects (live, under the filters); absent, every
+   * match. On a large board common words match a large share of it: the newest few hundred
+   * keep a search's cost bounded, and ranking weighs freshness anyway.
+   */
+  window?: number;
   /** Match word stems (connect ~ connections) instead of words as given. */
   stemmed?: boolean;
   /** Only objects holding every term (an AND query, far cheaper than OR on common words). */

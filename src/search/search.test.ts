@@ -105,3 +105,25 @@ it("answers alike whether the index's count sends the OR query alone or the AND 
   }
   expect(bounded).toBeGreaterThan(0);
 });
+
+it('asks the lexical leg for the newest SEARCH_LEXICAL_WINDOW matches, never fewer than its candidates', async () => {
+  const windows: (number | undefined)[] = [];
+  const spying: Store = Object.create(store, {
+    search: {
+      value: {
+        ...store.search,
+        allTermsCount: (q: Parameters<Store['search']['allTermsCount']>[0], upTo: number) => store.search.allTermsCount(q, upTo),
+        lexical: (lq: Parameters<Store['search']['lexical']>[0]) => (windows.push(lq.window), store.search.lexical(lq)),
+      },
+    },
+  });
+  const run = (lexicalWindow: number) =>
+    new Searcher({ store: spying, clock, limits: { ...limits, search: { ...limits.search, lexicalWindow } }, log: createLogger('silent'), embedder: null, semanticBudgetMs: 100, topicCounts: (l, slugs) => store.objects.topicCounts(l, slugs) }).search({
+      q: `connection pool ${lexicalWindow}`,
+      mode: 'lexical',
+      limit: 10,
+    });
+  await run(500);
+  await run(20);
+  expect(windows).toEqual([500, limits.search.candidates]);
+});

@@ -116,7 +116,7 @@ export class Searcher {
 
     const semanticWanted = query.mode !== 'lexical';
     // Hybrid looks for meaning, so its lexical leg matches word stems; mode=lexical matches words as given.
-    const lexicalQuery = { live, terms, ...filters, limit: perLeg, stemmed: query.mode === 'hybrid' };
+    const lexicalQuery = { live, terms, ...filters, limit: perLeg, window: Math.max(limits.search.lexicalWindow, perLeg), stemmed: query.mode === 'hybrid' };
     // The embedding starts first, so the lexical query runs while it is in flight.
     const semanticEarly = semanticWanted ? this.#semanticLeg(query.q, filters, perLeg, live) : Promise.resolve(null);
     const lexicalEarly = query.mode !== 'semantic' ? this.#lexicalLeg(lexicalQuery, query) : undefined;

@@ -1,17 +1,14 @@
 /** Query tokens, verbatim matching and snippets: the text side of search, store-independent. */
-import { ELLIPSIS, nfc } from '../domain/text.js';
+import { ELLIPSIS, nfc, words } from '../domain/text.js';
 import type { MatchTier } from './ranking.js';
 
 /** Case-folded, NFC, whitespace-collapsed form used for verbatim comparison. */
 export const fold = (s: string): string => nfc(s).toLowerCase().replace(/\s+/gu, ' ').trim();
 
-/** Diacritic-free lowercase form, as the full-text tokenizer sees words. */
-const plain = (s: string): string => s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
-
 /** The query's word tokens (letters and digits), lowercased, unique, in order. */
 export function queryTerms(q: string): string[] {
   const seen = new Set<string>();
-  for (const t of plain(q).split(/[^\p{L}\p{N}]+/u)) if (t) seen.add(t);
+  for (const t of words(q)) seen.add(t);
   return [...seen].slice(0, 32);
 }
 

@@ -40,6 +40,22 @@ runStoreContract({
   },
 });
 
+// Lexical windows ranked from their texts (as on a large board with common words) answer it too.
+runStoreContract({
+  name: 'sqlite (file, ranked from texts)',
+  async makeStore() {
+    const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
+    const store = new SqliteStore(join(dir, 'board.db'), { rankFromTexts: true });
+    return {
+      store,
+      async dispose() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+});
+
 /** A minimal new object for the multi-handle tests below. */
 const newRow = (id: string, now: number) => ({
   id,

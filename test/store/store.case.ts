@@ -480,6 +480,46 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         const hits = await store.search.lexical({ live: live(), terms: ['"quoted"', 'and', 'or', 'not', 'near*', '('], limit: 10 });
         expect(hits).toHaveLength(1);
       });
+      it('ranks only the newest `window` live matches under the filters, however strong an older one', async () => {
+        const strongest = await insert({ title: 'Pool pool pool', content: 'pool exhausted' });
+        const older = await insert({ content: 'the pool is exhausted' });
+        const newer = [];
+        for (let i = 0; i < 3; i++) {
+          clock.advance(1);
+          newer.push(await insert({ content: `pool exhausted number ${i}` }));
+        }
+        clock.advance(1);
+        await insert({ content: 'pool exhausted, expired', expiresAt: clock.now() + 1 });
+        await insert({ type: 'request', content: 'pool exhausted?' });
+        clock.advance(10);
+        const ids = async (window: number | undefined, extra: object = {}) =>
+          new Set((await store.search.lexical({ live: live(), terms: ['pool', 'exhausted'], limit: 10, window, types: ['finding'], ...extra })).map((h) => h.id));
+        // The expired match and the request are not in the window: the newest three live findings are.
+        expect(await ids(3)).toEqual(new Set(newer.map((o) => o.id)));
+        expect(await ids(4)).toEqual(new Set([older.id, ...newer.map((o) => o.id)]));
+        expect(await ids(3, { allTerms: true, stemmed: true })).toEqual(new Set(newer.map((o) => o.id)));
+        const all = await store.search.lexical({ live: live(), terms: ['pool', 'exhausted'], limit: 10, types: ['finding'] });
+        expect(all).toHaveLength(5);
+        expect(all[0]!.id).toBe(strongest.id);
+        // Ranked within the window as they rank among all matches.
+        const windowed = await store.search.lexical({ live: live(), terms: ['pool', 'exhausted'], limit: 10, window: 4, types: ['finding'] });
+        expect(windowed.map((h) => h.id)).toEqual(all.filter((h) => h.id !== strongest.id).map((h) => h.id));
+      });
+      it("windows an OR query term by term: a rare word's older matches are all in", async () => {
+        const rare = await insert({ content: 'eaddrinuse on the port' });
+        const common = [];
+        for (let i = 0; i < 4; i++) {
+          clock.advance(1);
+          common.push(await insert({ content: `pool number ${i}` }));
+        }
+        clock.advance(10);
+        const hits = await store.search.lexical({ live: live(), terms: ['pool', 'eaddrinuse'], limit: 10, window: 2 });
+        // The rare word's one match, and the common word's newest two.
+        expect(new Set(hits.map((h) => h.id))).toEqual(new Set([rare.id, common[3]!.id, common[2]!.id]));
+        expect(hits[0]!.id).toBe(rare.id);
+        // With room for every match of each word, the window holds every match, more than the room.
+        expect(await store.search.lexical({ live: live(), terms: ['pool', 'eaddrinuse'], limit: 10, window: 4 })).toHaveLength(5);
+      });
       it('matches accented text without accents', async () => {
         await insert({ content: 'Le café est fermé' });
         expect(await store.search.lexical({ live: live(), terms: ['cafe', 'ferme'], limit: 10 })).toHaveLength(1);

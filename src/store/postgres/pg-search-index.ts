@@ -21,8 +21,9 @@ const LEXEMES_KEPT = 20_000;
 const LEXEME_QUERY = String.raw`('''' || replace(replace(u.lexeme, '\', '\\'), '''', '''''') || '''')::tsquery`;
 
 interface ParsedQuery {
-  /** tsquery texts: any term, every term, the terms as a phrase. */
+  /** tsquery texts: any term, each term, every term, the terms as a phrase. */
   any: string;
+  each: string[];
   all: string;
   phrase: string;
   /** Each lexeme of the query as a tsquery, and how many objects (live or not) hold it. */
@@ -70,8 +71,9 @@ export class PgSearchIndex implements SearchIndex {
       all: parsed.all,
       phrase: parsed.phrase,
     };
-    const where = [`${column} @@ @match::tsquery`, liveSql('o')];
-    addFilters(q, where, params);
+    const kept = [liveSql('o')];
+    addFilters(q, kept, params);
+    const where = [`${column} @@ @match::tsquery`, ...kept];
     // BM25 per lexeme, each written out: tf is the lexeme's weighted count of positions (title
     // 4, topics 2, content 1), which ts_rank_cd of a one-lexeme query sums (weights scaled to
     // ≤ 1) in C. Unnesting each vector in SQL, or a subquery per row, cost twice the whole
@@ -86,12 +88,17 @@ export class PgSearchIndex implements SearchIndex {
     });
     const allTerms = q.allTerms ? 'true' : q.unmarked ? 'false' : `${column} @@ @all::tsquery`;
     const phrase = q.unmarked ? 'false' : `${column} @@ @phrase::tsquery`;
+    // The window, picked before any match is scored: the newest matches; for an OR query, each
+    // term's newest matches, so that a rare word's matches are all in.
+    const newest = (match: string) => `SELECT o.seq FROM objects o WHERE ${[`${column} @@ ${match}::tsquery`, ...kept].join(' AND ')} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}`;
+    const windowed = q.allTerms ? `(${newest('@match')})` : parsed.each.map((t, i) => ((params[`e${i}`] = t), `(${newest(`@e${i}`)})`)).join(' UNION ');
+    const matched = q.window === undefined ? `objects o WHERE ${where.join(' AND ')}` : `objects o WHERE o.seq IN (${windowed})`;
     // Scored once (materialized), with its marks, then only the page's phrase hits read their text.
     const rows = await all<CandidateColumns & { score: number; all_terms: boolean; phrase: boolean; title: string | null; content: string | null }>(
       this.db,
       `WITH scored AS MATERIALIZED (
          SELECT o.seq, ${CANDIDATE_COLUMNS}, ${score.join(' + ')} AS score, ${allTerms} AS all_terms, ${phrase} AS phrase
-         FROM objects o WHERE ${where.join(' AND ')}),
+         FROM ${matched}),
        hits AS (SELECT * FROM scored WHERE score > 0 ORDER BY score DESC, seq ${limitSql(q.limit)})
        SELECT h.*,
          CASE WHEN h.phrase THEN (SELECT o.title FROM objects o WHERE o.seq = h.seq) END AS title,
@@ -150,10 +157,11 @@ export class PgSearchIndex implements SearchIndex {
       params[`t${i}`] = t;
       return `plainto_tsquery('${cfg}', agentboard_fold(@t${i}))`;
     });
-    const reading = one<{ any_terms: string; all_terms: string; phrase: string; lexemes: string[]; df: number[]; term_lexemes: string[]; all_count: number }>(
+    const reading = one<{ any_terms: string; each_term: string[]; all_terms: string; phrase: string; lexemes: string[]; df: number[]; term_lexemes: string[]; all_count: number }>(
       this.db,
       `WITH l AS (SELECT DISTINCT u.lexeme, ${LEXEME_QUERY} AS q FROM unnest(to_tsvector('${cfg}', agentboard_fold(@all))) u)
        SELECT (${any.join(' || ')})::text AS any_terms,
+         ARRAY[${any.map((a) => `(${a})::text`).join(', ')}] AS each_term,
          plainto_tsquery('${cfg}', agentboard_fold(@all))::text AS all_terms,
          phraseto_tsquery('${cfg}', agentboard_fold(@all))::text AS phrase,
          ARRAY(SELECT l.q::text FROM l ORDER BY l.lexeme) AS lexemes,
@@ -172,7 +180,7 @@ export class PgSearchIndex implements SearchIndex {
       });
       if (this.#termLexemes.size >= LEXEMES_KEPT) this.#termLexemes.clear();
       terms.forEach((t, i) => this.#termLexemes.set(`${cfg} ${t}`, JSON.parse(r!.term_lexemes[i]!) as string[]));
-      return { any: r!.any_terms, all: r!.all_terms, phrase: r!.phrase, lexemes: r!.lexemes, df, allCount: r!.all_count, countedTo: countTo, mark };
+      return { any: r!.any_terms, each: r!.each_term, all: r!.all_terms, phrase: r!.phrase, lexemes: r!.lexemes, df, allCount: r!.all_count, countedTo: countTo, mark };
     });
     this.#parsed.set(key, reading);
     reading.catch(() => this.#parsed.get(key) === reading && this.#parsed.delete(key));

@@ -1,60 +1,70 @@
-/** The search half of the SQLite store. Lexical: FTS5 (words as given, and Porter stems). Semantic: sqlite-vectors.ts. */
+/**
+ * The search half of the SQLite store. Lexical: FTS5 (words as given, and Porter stems) finds
+ * the matches, sqlite-bm25.ts ranks them. Semantic: sqlite-vectors.ts.
+ */
 import type { LexicalHit, LexicalQuery, SearchIndex, SemanticHit, SemanticQuery } from '../../ports/search-index.js';
 import { CANDIDATE_COLUMNS, candidateColumns, toCandidate, type CandidateRow } from '../object-columns.js';
+import { COLUMN_WEIGHTS, Fts5Bm25, INDEX_ROWS_PER_TEXT } from './sqlite-bm25.js';
 import { addFilters, ftsToken, limitSql, liveParams, liveSql, type Sql } from './sqlite-rows.js';
 import type { SqliteVectorLeg } from './sqlite-vectors.js';
 
+type WindowRow = [seq: number, ...CandidateRow, title: string, topicsText: string, content: string];
+
 export class SqliteSearchIndex implements SearchIndex {
+  readonly #bm25: { words: Fts5Bm25; stems: Fts5Bm25 };
+
   constructor(
     private readonly sql: Sql,
     private readonly vectors: SqliteVectorLeg | null,
-  ) {}
+    /** Rank every window from its texts, never with FTS5's bm25() (both rank alike; tests run both). */
+    rankFromTexts = false,
+  ) {
+    const ratio = rankFromTexts ? -1 : INDEX_ROWS_PER_TEXT;
+    this.#bm25 = { words: new Fts5Bm25(sql, 'objects_fts', false, ratio), stems: new Fts5Bm25(sql, 'objects_fts_stem', true, ratio) };
+  }
 
   async lexical(q: LexicalQuery): Promise<LexicalHit[]> {
     if (q.terms.length === 0) return [];
     const fts = q.stemmed ? 'objects_fts_stem' : 'objects_fts';
     const tokens = q.terms.map(ftsToken);
-    const params: Record<string, unknown> = {
-      ...liveParams(q.live),
-      any: tokens.join(' OR '),
-      all: tokens.join(' AND '),
-      phrase: ftsToken(q.terms.join(' ')),
-    };
-    const match = `${fts} MATCH ${q.allTerms ? '@all' : '@any'}`;
+    const params: Record<string, unknown> = { ...liveParams(q.live), match: tokens.join(q.allTerms ? ' AND ' : ' OR ') };
     const filters: string[] = [];
     addFilters(q, filters, params);
     const kept = [liveSql('o'), ...filters].join(' AND ');
-    // The AND and phrase matches are evaluated once each, as sets, for the candidates only; not
-    // at all where the answer is known: an AND query's hits hold every term, and with one term
-    // holding it is the phrase. (Each set costs more than the rest of the query.)
-    const single = tokens.length === 1;
-    const set = (name: string) => `hits.seq IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @${name})`;
-    const allTerms = q.allTerms || single ? '1' : q.unmarked ? '0' : set('all');
-    const phrase = single ? '1' : q.unmarked ? '0' : set('phrase');
-    // bm25 is lower-is-better; the column weights rank title over topics over content.
-    const bm25 = `bm25(${fts}, 4.0, 2.0, 1.0)`;
-    // One join to `objects` per hit gives both the live check and the candidate's columns; the
-    // texts are read again only for phrase hits. Rows come as arrays (cheaper than objects).
-    const run = (ranked: string) =>
-      this.sql(
-        `WITH ranked AS MATERIALIZED (${ranked}),
-         hits AS (SELECT r.seq, r.score, ${CANDIDATE_COLUMNS} FROM ranked r JOIN objects o ON o.seq = r.seq WHERE ${kept} ORDER BY r.score ${limitSql(q.limit)}),
-         marked AS (SELECT hits.*, ${allTerms} AS all_terms, ${phrase} AS phrase FROM hits)
-         SELECT m.id, m.created_at, m.verification_count, m.contradiction_count, -m.score, m.all_terms, m.phrase, t.title, t.content,
-           (SELECT count(*) FROM ranked)
-         FROM marked m LEFT JOIN objects t ON m.phrase AND t.seq = m.seq ORDER BY m.score`,
-      )
-        .raw(true)
-        .all(params) as [...CandidateRow, relevance: number, allTerms: number, phrase: number, title: string | null, content: string | null, ranked: number][];
-    // Without filters nearly every match is live: rank the index alone, a little past the limit,
-    // and look up only those rows. On a large board a row lookup per match (cold pages) costs
-    // more than scoring it. Where too few of them were live, or with filters, every match is
-    // looked up as it is ranked.
-    const headroom = filters.length === 0 ? Math.ceil(q.limit * 1.25) + 16 : 0;
-    let rows = headroom > 0 ? run(`SELECT rowid AS seq, ${bm25} AS score FROM ${fts} WHERE ${match} ORDER BY score ${limitSql(headroom)}`) : null;
-    if (!rows || (rows.length < q.limit && (rows.length === 0 || rows[0]![9] === headroom))) {
-      rows = run(`SELECT o.seq, ${bm25} AS score FROM ${fts} JOIN objects o ON o.seq = ${fts}.rowid WHERE ${match} AND ${kept} ORDER BY score ${limitSql(q.limit)}`);
+    const newest = (match: string, window: number | undefined) =>
+      `${fts} JOIN objects o ON o.seq = ${fts}.rowid WHERE ${fts} MATCH ${match} AND ${kept} ORDER BY ${fts}.rowid DESC ${window === undefined ? '' : limitSql(window)}`;
+    const bm25 = q.stemmed ? this.#bm25.stems : this.#bm25.words;
+    if (!bm25.indexRanks(q.terms, q.window, q.allTerms === true)) {
+      // The window's rows with their texts: the newest matches straight off the index (its rowid
+      // is the object's seq), each joined once for the live check and the filters; for an OR
+      // query, each term's newest matches, so that a rare word's matches are all in.
+      const columns = `o.seq, ${CANDIDATE_COLUMNS}, o.title, o.topics_text, o.content`;
+      const windowed = q.allTerms
+        ? `SELECT ${columns} FROM ${newest('@match', q.window)}`
+        : `${q.terms.map((t, i) => ((params[`t${i}`] = ftsToken(t)), `SELECT * FROM (SELECT ${columns} FROM ${newest(`@t${i}`, q.window)})`)).join(' UNION ')} ORDER BY 1 DESC`;
+      return this.#rankedFromTexts(q, this.sql(windowed).raw(true).all(params) as WindowRow[], bm25);
     }
+    // An OR query ranked by the index has each term's matches in its window: all of them.
+    const window = newest('@match', q.allTerms ? q.window : undefined);
+    // Where the terms are rare enough, FTS5 scores and marks the window itself. The AND and phrase
+    // matches are evaluated once each, as sets, for the page's hits only; not at all where the
+    // answer is known: an AND query's hits hold every term, and with one term holding it is the phrase.
+    const single = tokens.length === 1;
+    const set = (name: string, match: string) => {
+      params[name] = match;
+      return `hits.seq IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @${name})`;
+    };
+    const allTerms = q.allTerms || single ? '1' : q.unmarked ? '0' : set('all', tokens.join(' AND '));
+    const phrase = single ? '1' : q.unmarked ? '0' : set('phrase', ftsToken(q.terms.join(' ')));
+    const rows = this.sql(
+      `WITH ranked AS MATERIALIZED (SELECT o.seq, ${CANDIDATE_COLUMNS}, -bm25(${fts}, ${COLUMN_WEIGHTS.join(', ')}) AS score FROM ${window}),
+       hits AS (SELECT * FROM ranked ORDER BY score DESC, seq DESC ${limitSql(q.limit)}),
+       marked AS (SELECT hits.*, ${allTerms} AS all_terms, ${phrase} AS phrase FROM hits)
+       SELECT m.id, m.created_at, m.verification_count, m.contradiction_count, m.score, m.all_terms, m.phrase, t.title, t.content
+       FROM marked m LEFT JOIN objects t ON m.phrase AND t.seq = m.seq ORDER BY m.score DESC, m.seq DESC`,
+    )
+      .raw(true)
+      .all(params) as [...CandidateRow, score: number, allTerms: number, phrase: number, title: string | null, content: string | null][];
     return rows.map((r) =>
       toCandidate(candidateColumns(r), {
         relevance: r[4],
@@ -63,6 +73,22 @@ export class SqliteSearchIndex implements SearchIndex {
         text: r[6] === 1 ? { title: r[7]!, content: r[8]! } : undefined,
       }),
     );
+  }
+
+  /** The window's rows scored and marked from their texts (sqlite-bm25.ts). */
+  #rankedFromTexts(q: LexicalQuery, rows: WindowRow[], bm25: Fts5Bm25): LexicalHit[] {
+    const score = bm25.scorer(q.terms);
+    const hits = rows.map((r) => {
+      const s = score({ title: r[5], topicsText: r[6], content: r[7] });
+      return toCandidate(candidateColumns(r.slice(1) as CandidateRow), {
+        relevance: s.score,
+        allTerms: !q.unmarked && (q.allTerms === true || s.allTerms),
+        phrase: !q.unmarked && s.phrase,
+        text: !q.unmarked && s.phrase ? { title: r[5], content: r[7] } : undefined,
+      });
+    });
+    // Best first, and newest first among equals, as the rows came (the sort is stable).
+    return hits.sort((a, b) => b.relevance - a.relevance).slice(0, q.limit);
   }
 
   async allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed'>, upTo: number): Promise<number> {

@@ -37,6 +37,8 @@ export interface SqliteStoreOptions {
   checkpointMs?: number;
   vectors?: SqliteVectorMode;
   memoryIndex?: VectorIndexSettings;
+  /** Rank lexical matches from their texts even where FTS5's bm25() costs less (they rank alike; the store contract runs both ways). */
+  rankFromTexts?: boolean;
   /** Told of a failure the store works around (the checkpoint thread ending). */
   warn?: (message: string, err: unknown) => void;
 }
@@ -101,7 +103,7 @@ export class SqliteStore implements Store {
     this.#events = new SqliteEvents(this.#db, sql);
     this.objects = guard(objects, gate);
     this.votes = guard(votes, gate);
-    this.search = guard(new SqliteSearchIndex(sql, leg), gate);
+    this.search = guard(new SqliteSearchIndex(sql, leg, opts.rankFromTexts), gate);
     this.embeddings = guard(new SqliteEmbedQueue(this.#db, sql), gate);
     this.registry = guard(new SqliteRegistry(this.#db, sql), gate);
     this.identity = guard(identity, gate);
