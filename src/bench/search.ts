@@ -130,14 +130,21 @@ async function search(dir: string) {
   }
 }
 
+/** In its own process: what the embedding model adds to a process's RSS, loaded and one query embedded. */
+async function model() {
+  const before = process.memoryUsage().rss;
+  await openEmbedder(configFor(tmpdir()))!.embed(['connection pool exhausted']);
+  return { rss: process.memoryUsage().rss - before };
+}
+
 /** Runs one phase in a child process (`node search.js <phase> <n> <dir>`) and answers what it printed. */
-function phase<T>(name: 'build' | 'search', n: number, dir: string): T {
+function phase<T>(name: 'build' | 'search' | 'model', n: number, dir: string): T {
   const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), name, String(n), dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 2 ** 20 });
   return JSON.parse(out.trim().split('\n').pop()!) as T;
 }
 
 /** One size: built in one process, searched in another, so each RSS is that of its own work. */
-function measure(n: number): string {
+function measure(n: number, modelRss: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'agentboard-bench-search-'));
   try {
     const b = phase<Awaited<ReturnType<typeof build>>>('build', n, dir);
@@ -147,7 +154,7 @@ function measure(n: number): string {
     return [
       `| ${size} | import | ${Math.round(n / b.importS).toLocaleString('en')} objects/s (${b.importS.toFixed(1)} s; RSS ${MiB(b.rssAfterImport)} MiB after) |`,
       `| ${size} | embed | ${Math.round(b.embedded / b.embedS).toLocaleString('en')} objects/s (${b.embedS.toFixed(1)} s) |`,
-      `| ${size} | serve | RSS ${MiB(s.rss)} MiB: a fresh instance on the file after the searches below, vectors and model loaded |`,
+      `| ${size} | serve | RSS ${MiB(s.rss)} MiB: a fresh instance on the file after the searches below, vectors and model loaded; ${MiB(s.rss - modelRss)} MiB without the model |`,
       `| ${size} | semantic recall@10 | ${s.recall.toFixed(3)} against the exact scan (${RECALL_QUERIES} queries; ${n >= s.approximate.approximateFrom ? `approximate index, ${s.approximate.probes} of ${LISTS} lists probed` : 'every vector scored'}) |`,
       ...(['lexical', 'hybrid'] as const).map((mode) => `| ${size} | ${mode} | ${s.latency[mode]!.p50.toFixed(1)} | ${s.latency[mode]!.p95.toFixed(1)} |`),
     ].join('\n');
@@ -157,14 +164,15 @@ function measure(n: number): string {
 }
 
 async function main(): Promise<void> {
+  const modelRss = phase<Awaited<ReturnType<typeof model>>>('model', 0, tmpdir()).rss;
   const sections: { size: number; text: string }[] = [];
-  for (const n of SIZES) sections.push({ size: n, text: measure(n) });
+  for (const n of SIZES) sections.push({ size: n, text: measure(n, modelRss) });
   const through = sections.map((s) => s.text.split('\n').slice(0, 4).join('\n')).join('\n');
   const latency = sections.map((s) => s.text.split('\n').slice(4).join('\n')).join('\n');
   const md = `## Search and embedding
 
 Produced by \`npm run bench:search\` (src/bench/search.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}.
-Objects: two sentences of 12–30 words from a 160-word technical vocabulary, 10 topics × 50 areas, ages 0–59 days; imported through the NDJSON import code, then embedded with \`${MODEL.split('/').pop()}\` (batches of 128). Queries: ${QUERIES} per mode, 2–4 vocabulary words each, sent through the app in-process (no socket), default limit 10; each leg ranks up to ${loadConfig({}).limits.search.candidates} candidates, the semantic one from the vectors held in process memory (\`SQLITE_VECTORS=memory\`: a byte per dimension, the approximate index from \`VECTORS_APPROXIMATE_FROM\`). Recall@10: the semantic leg's ten nearest against sqlite-vec's exact scan of the float32 vectors in the same file.
+Objects: two sentences of 12–30 words from a 160-word technical vocabulary, 10 topics × 50 areas, ages 0–59 days; imported through the NDJSON import code, then embedded with \`${MODEL.split('/').pop()}\` (batches of 128). Queries: ${QUERIES} per mode, 2–4 vocabulary words each, sent through the app in-process (no socket), default limit 10; each leg ranks up to ${loadConfig({}).limits.search.candidates} candidates, the lexical one from the newest ${loadConfig({}).limits.search.lexicalWindow} matches (\`SEARCH_LEXICAL_WINDOW\`), the semantic one from the vectors held in process memory (\`SQLITE_VECTORS=memory\`: a byte per dimension, the approximate index from \`VECTORS_APPROXIMATE_FROM\`). Recall@10: the semantic leg's ten nearest against sqlite-vec's exact scan of the float32 vectors in the same file. Without the model: the instance's RSS less what loading the model and embedding one query adds to a process of its own (${MiB(modelRss)} MiB).
 
 | objects | step | figures |
 |---|---|---|
@@ -179,7 +187,7 @@ ${latency}
 }
 
 const [phaseName, size, phaseDir] = process.argv.slice(2);
-const run = phaseName === 'build' ? build(Number(size), phaseDir!) : phaseName === 'search' ? search(phaseDir!) : null;
+const run = phaseName === 'build' ? build(Number(size), phaseDir!) : phaseName === 'search' ? search(phaseDir!) : phaseName === 'model' ? model() : null;
 (run ? run.then((r) => process.stdout.write(`${JSON.stringify(r)}\n`)) : main()).then(
   // The board's timers (embed worker, upkeep) are closed; anything left must not hold a phase open.
   () => (run ? process.exit(0) : undefined),
