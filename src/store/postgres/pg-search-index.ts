@@ -90,9 +90,13 @@ export class PgSearchIndex implements SearchIndex {
     const phrase = q.unmarked ? 'false' : `${column} @@ @phrase::tsquery`;
     // The window, picked before any match is scored: the newest matches; for an OR query, each
     // term's newest matches, so that a rare word's matches are all in.
-    const newest = (match: string) => `SELECT o.seq FROM objects o WHERE ${[`${column} @@ ${match}::tsquery`, ...kept].join(' AND ')} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}`;
-    const windowed = q.allTerms ? `(${newest('@match')})` : parsed.each.map((t, i) => ((params[`e${i}`] = t), `(${newest(`@e${i}`)})`)).join(' UNION ');
-    const matched = q.window === undefined ? `objects o WHERE ${where.join(' AND ')}` : `objects o WHERE o.seq IN (${windowed})`;
+    const newest = (what: string, match: string) => `SELECT ${what} FROM objects o WHERE ${[`${column} @@ ${match}::tsquery`, ...kept].join(' AND ')} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}`;
+    const matched =
+      q.window === undefined
+        ? `objects o WHERE ${where.join(' AND ')}`
+        : q.allTerms
+          ? `(${newest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}`, '@match')}) o`
+          : `objects o WHERE o.seq IN (${parsed.each.map((t, i) => ((params[`e${i}`] = t), `(${newest('o.seq', `@e${i}`)})`)).join(' UNION ')})`;
     // Scored once (materialized), with its marks, then only the page's phrase hits read their text.
     const rows = await all<CandidateColumns & { score: number; all_terms: boolean; phrase: boolean; title: string | null; content: string | null }>(
       this.db,
