@@ -45,4 +45,17 @@ describe('snippet', () => {
     const s = snippet('😀'.repeat(500), '😀', 240);
     expect(codePoints(s)).toBeLessThanOrEqual(240);
   });
+  it('cuts the same window whether a text is plain or holds characters beyond one UTF-16 unit', () => {
+    // The same text with a character that is two units (😀) or lengthens when lowercased (İ) in
+    // place of one that is not: the cut is the same characters.
+    const base = `${'word '.repeat(60)}X the ECONNRESET error ${'tail '.repeat(60)}`;
+    for (const at of [0, 100, 310, base.length - 1]) {
+      for (const wide of ['😀', 'İ']) {
+        const plain = snippet(base.slice(0, at) + 'Q' + base.slice(at + 1), 'econnreset', 80);
+        const other = snippet(base.slice(0, at) + wide + base.slice(at + 1), 'econnreset', 80);
+        expect(other).toBe(plain.replace('Q', wide));
+        expect(codePoints(other)).toBeLessThanOrEqual(80);
+      }
+    }
+  });
 });

@@ -25,29 +25,42 @@ export function matchTier(q: string, hit: { allTerms: boolean; phrase: boolean }
   return hit.allTerms ? 1 : 0;
 }
 
+/** Where in `hay` (lowercase) the verbatim query, else the first query term found, starts; -1 if none. */
+function firstMatch(hay: string, q: string): number {
+  for (const p of [fold(q), ...queryTerms(q)]) {
+    const i = p ? hay.indexOf(p) : -1;
+    if (i >= 0) return i;
+  }
+  return -1;
+}
+
+/** At most `max` characters of a text `length` long around `at`, with `…` where cut. */
+function cut(length: number, at: number, max: number, slice: (start: number, end: number) => string): string {
+  const budget = max - 2; // room for an ellipsis on each side
+  let start = at < 0 ? 0 : Math.max(0, at - Math.floor(budget / 4));
+  start = Math.min(start, length - budget);
+  const end = Math.min(length, start + (start === 0 ? max - 1 : budget));
+  return (start > 0 ? ELLIPSIS : '') + slice(start, end).trim() + (end < length ? ELLIPSIS : '');
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /**
  * Plain text of at most `max` code points from `content` around the best match of `q`
  * (the verbatim query, else the first query term), with `…` where cut.
  */
 export function snippet(content: string, q: string, max: number): string {
-  const chars = [...content.replace(/\s+/gu, ' ').trim()];
-  if (chars.length <= max) return chars.join('');
+  const text = content.replace(/\s+/gu, ' ').trim();
+  if (text.length <= max) return text;
+  const hay = text.toLowerCase();
+  // Nearly all text: each character one UTF-16 unit, of the same length lowercased, so string indices are characters.
+  if (hay.length === text.length && !SURROGATE.test(text)) return cut(text.length, firstMatch(hay, q), max, (a, b) => text.slice(a, b));
+  const chars = [...text];
+  if (chars.length <= max) return text;
   const lower = chars.map((c) => c.toLowerCase());
-  const hay = lower.join('');
-  let at = -1;
-  const fq = fold(q);
-  const probes = [fq, ...queryTerms(q)].filter(Boolean);
-  for (const p of probes) {
-    const i = hay.indexOf(p);
-    if (i >= 0) {
-      // Convert the UTF-16 index back into a code-point index.
-      at = [...hay.slice(0, i)].length;
-      break;
-    }
-  }
-  const budget = max - 2; // room for an ellipsis on each side
-  let start = at < 0 ? 0 : Math.max(0, at - Math.floor(budget / 4));
-  start = Math.min(start, chars.length - budget);
-  const end = Math.min(chars.length, start + (start === 0 ? max - 1 : budget));
-  return (start > 0 ? ELLIPSIS : '') + chars.slice(start, end).join('').trim() + (end < chars.length ? ELLIPSIS : '');
+  const i = firstMatch(lower.join(''), q);
+  // The index in the lowercased text back into a character index.
+  let at = i < 0 ? -1 : 0;
+  for (let n = 0; n < i; at++) n += lower[at]!.length;
+  return cut(chars.length, at, max, (a, b) => chars.slice(a, b).join(''));
 }

@@ -116,14 +116,18 @@ export class Fts5Bm25 {
    * Whether FTS5 ranks the window itself. Its `bm25()` reads every row of each term's list to
    * weigh the term (tens of nanoseconds a row), where this scorer reads the texts of the
    * window's rows instead (about a microsecond each): on a small board, or with rare terms, the
-   * index ranks; with common words on a large one, the texts do. Both rank alike. An OR query's
-   * window is each term's newest matches, which the index ranks only when that is all of them.
+   * index ranks; with common words on a large one, the texts do. Both rank alike.
    */
-  indexRanks(terms: readonly string[], window: number | undefined, allTerms: boolean): boolean {
+  indexRanks(terms: readonly string[], window: number | undefined): boolean {
     if (window === undefined) return true;
     const rows = this.#averages().rows;
-    const listed = terms.map((t) => this.#rowsHolding(t, rows));
-    return listed.reduce((a, b) => a + b, 0) <= window * this.indexRowsPerText && (allTerms || Math.max(...listed) <= window);
+    return terms.reduce((n, t) => n + this.#rowsHolding(t, rows), 0) <= window * this.indexRowsPerText;
+  }
+
+  /** Whether no term has more rows in the index than `window`: each term's newest matches are all of them. */
+  everyMatchFits(terms: readonly string[], window: number): boolean {
+    const rows = this.#averages().rows;
+    return terms.every((t) => this.#rowsHolding(t, rows) <= window);
   }
 
   /** A word as the index holds it: its Porter stem where the table stems. */

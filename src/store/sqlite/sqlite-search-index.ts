@@ -31,21 +31,24 @@ export class SqliteSearchIndex implements SearchIndex {
     const filters: string[] = [];
     addFilters(q, filters, params);
     const kept = [liveSql('o'), ...filters].join(' AND ');
-    const newest = (match: string, window: number | undefined) =>
-      `${fts} JOIN objects o ON o.seq = ${fts}.rowid WHERE ${fts} MATCH ${match} AND ${kept} ORDER BY ${fts}.rowid DESC ${window === undefined ? '' : limitSql(window)}`;
+    const newest = (match: string, window: number | undefined, also = '') =>
+      `${fts} JOIN objects o ON o.seq = ${fts}.rowid WHERE ${fts} MATCH ${match} AND ${kept}${also} ORDER BY ${fts}.rowid DESC ${window === undefined ? '' : limitSql(window)}`;
+    // An OR query's window: each term's newest matches, so that a rare word's matches are all in.
+    const eachNewest = (columns: string) =>
+      q.terms.map((t, i) => ((params[`t${i}`] = ftsToken(t)), `SELECT * FROM (SELECT ${columns} FROM ${newest(`@t${i}`, q.window)})`)).join(' UNION ');
     const bm25 = q.stemmed ? this.#bm25.stems : this.#bm25.words;
-    if (!bm25.indexRanks(q.terms, q.window, q.allTerms === true)) {
-      // The window's rows with their texts: the newest matches straight off the index (its rowid
-      // is the object's seq), each joined once for the live check and the filters; for an OR
-      // query, each term's newest matches, so that a rare word's matches are all in.
+    if (!bm25.indexRanks(q.terms, q.window)) {
+      // The window's rows with their texts, straight off the index newest first (its rowid is the
+      // object's seq), each joined once for the live check and the filters.
       const columns = `o.seq, ${CANDIDATE_COLUMNS}, o.title, o.topics_text, o.content`;
-      const windowed = q.allTerms
-        ? `SELECT ${columns} FROM ${newest('@match', q.window)}`
-        : `${q.terms.map((t, i) => ((params[`t${i}`] = ftsToken(t)), `SELECT * FROM (SELECT ${columns} FROM ${newest(`@t${i}`, q.window)})`)).join(' UNION ')} ORDER BY 1 DESC`;
+      const windowed = q.allTerms ? `SELECT ${columns} FROM ${newest('@match', q.window)}` : `${eachNewest(columns)} ORDER BY 1 DESC`;
       return this.#rankedFromTexts(q, this.sql(windowed).raw(true).all(params) as WindowRow[], bm25);
     }
-    // An OR query ranked by the index has each term's matches in its window: all of them.
-    const window = newest('@match', q.allTerms ? q.window : undefined);
+    // An OR query's window holds every match when no term has more matches than it; otherwise
+    // the OR query scans every match (cheap where the index ranks) and keeps the window's ones.
+    const window = q.allTerms
+      ? newest('@match', q.window)
+      : newest('@match', undefined, q.window === undefined || bm25.everyMatchFits(q.terms, q.window) ? '' : ` AND +${fts}.rowid IN (${eachNewest('o.seq')})`);
     // Where the terms are rare enough, FTS5 scores and marks the window itself. The AND and phrase
     // matches are evaluated once each, as sets, for the page's hits only; not at all where the
     // answer is known: an AND query's hits hold every term, and with one term holding it is the phrase.
