@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { freshSchema, pgUnavailable, realPgStore } from '../helpers/pg.js';
 import { PoolSession } from '../../src/store/postgres/pg-session.js';
 import { pgMigrations } from '../../src/store/postgres/pg-migrations.js';
+import { DEDUPE_LOOKUP } from '../../src/store/postgres/pg-rows.js';
 import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { expectUpgraded, oldRows } from './standing-upgrade.case.js';
 import { runStoreContract } from './store.case.js';
@@ -82,6 +83,30 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       await store.close();
       await old.close();
       await drop();
+    }
+  });
+
+  it('looks a duplicate up through one index on a large board, even with a generic plan', async () => {
+    const { store, url, dispose } = await realPgStore();
+    const s = new PoolSession({ url, max: 1, connectTimeoutMs: 5000 });
+    try {
+      await store.migrate();
+      await s.query(`INSERT INTO objects (id, type, title, content, topics, topics_text, created_at, expires_at, dedupe_key, live_until)
+        SELECT lpad(n::text, 26, '0'), 'finding', 't', 'c', '{}', '', 0, 9e15, 'key' || n, 9e15 FROM generate_series(1, 20000) n`);
+      await s.query('ANALYZE objects');
+      // A prepared statement turns generic after five runs; forced here, as it then is.
+      const plan = await s.transaction(async (tx) => {
+        await tx.query('SET LOCAL plan_cache_mode = force_generic_plan');
+        await tx.query(`PREPARE dedupe AS ${DEDUPE_LOOKUP.replace('@dedupeKey', '$1').replace('@now', '$2')}`);
+        const { rows } = await tx.query<{ 'QUERY PLAN': string }>("EXPLAIN EXECUTE dedupe('key-absent', 0)");
+        await tx.query('DEALLOCATE dedupe');
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+      expect(plan).toContain('objects_dedupe_id');
+      expect(plan).not.toContain('objects_id_key');
+    } finally {
+      await s.close();
+      await dispose();
     }
   });
 

@@ -215,4 +215,13 @@ CREATE INDEX events_at ON events (at);
     name: 'the next instant an object leaves the live set, for the read cache',
     sql: `CREATE INDEX objects_live_until ON objects (live_until);`,
   },
+  {
+    version: 5,
+    // A generic plan of the dedupe lookup (a prepared statement after five runs) walked the id
+    // index filtering every row, as it cannot see how selective the key is: 13 ms at 14,000
+    // objects, and publishing slowed as the board grew. Keyed and ordered by id, one index answers.
+    name: 'the dedupe lookup answered by one index, whatever the plan',
+    sql: `CREATE INDEX objects_dedupe_id ON objects (dedupe_key, id);
+DROP INDEX objects_dedupe;`,
+  },
 ];

@@ -104,6 +104,9 @@ export async function writeFacts(db: PgSession, id: string, set: string, params:
  * holds the key's lock, taken in an earlier statement so this one's snapshot sees every
  * commit made under it.
  */
+/** The live object a new one would duplicate (objects_dedupe_id answers it). */
+export const DEDUPE_LOOKUP = `SELECT e.id FROM objects e WHERE e.dedupe_key = @dedupeKey AND ${liveSql('e')} ORDER BY e.id LIMIT 1`;
+
 export async function insertRow(
   db: PgSession,
   o: NewObject & { hidden?: boolean; withdrawn?: boolean },
@@ -112,7 +115,7 @@ export async function insertRow(
   dedupe = false,
 ): Promise<{ object: StoredObject; created: boolean }> {
   const p = { ...objectParams(o, live.disputeMinContradictions), topics: o.topics, injection: o.injectionSuspected, enqueuedAt, ...liveParams(live) };
-  const existing = dedupe ? `SELECT e.id FROM objects e WHERE e.dedupe_key = @dedupeKey AND ${liveSql('e')} ORDER BY e.id LIMIT 1` : 'SELECT NULL::text AS id WHERE false';
+  const existing = dedupe ? DEDUPE_LOOKUP : 'SELECT NULL::text AS id WHERE false';
   const row = await one<ObjectRow & { created: boolean }>(
     db,
     `WITH existing AS (${existing}),
