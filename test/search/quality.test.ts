@@ -39,6 +39,19 @@ describe('search quality on the dev queries', () => {
   });
 });
 
+describe('search quality with a lexical window of a third of the corpus', () => {
+  // 100 newest matches of 300 objects: an AND query's newest, and each word's newest for an OR
+  // query, so a rare word's matches are all ranked. On the dev queries that loses nothing.
+  let windowed: Evaluation;
+  beforeAll(async () => {
+    windowed = await evaluate({ settings: { SEARCH_LEXICAL_WINDOW: '100' } });
+  }, 120_000);
+
+  it.each(['lexical', 'hybrid'] as const)('%s: the same nDCG@10 as with every match ranked', (mode) => {
+    expect(windowed.means[mode].all!.ndcg).toBeCloseTo(e.means[mode].all!.ndcg, 3);
+  });
+});
+
 describe.skipIf(pgDown !== null)('search quality on PostgreSQL (the machine’s server, vectors in process memory)', () => {
   let onPg: Evaluation;
   beforeAll(async () => {

@@ -124,7 +124,10 @@ export class Fts5Bm25 {
     return terms.reduce((n, t) => n + this.#rowsHolding(t, rows), 0) <= window * this.indexRowsPerText;
   }
 
-  /** Whether no term has more rows in the index than `window`: each term's newest matches are all of them. */
+  /**
+   * Whether no term has more rows in the index than `window`, by the kept counts: each term's
+   * newest matches are all of them. (A count a hundredth stale can let a few more in, never fewer.)
+   */
   everyMatchFits(terms: readonly string[], window: number): boolean {
     const rows = this.#averages().rows;
     return terms.every((t) => this.#rowsHolding(t, rows) <= window);
