@@ -28,6 +28,13 @@ export interface Bm25Texts {
   content: string | null;
 }
 
+/** What weighs a query's terms: the index's row count, its mean tokens per row, and each term's row count. */
+export interface TermWeights {
+  rows: number;
+  avgdl: number;
+  counts: number[];
+}
+
 export interface Bm25Score {
   /** The BM25 score, higher is better (`bm25()` answers its negation). */
   score: number;
@@ -62,17 +69,18 @@ export class Fts5Bm25 {
     private readonly indexRowsPerText = INDEX_ROWS_PER_TEXT,
   ) {}
 
-  /**
-   * The scorer of one query's terms: the corpus figures are read now (the row count and token
-   * totals exactly, a term's row count as kept), then each call scores one candidate's texts.
-   */
-  scorer(terms: readonly string[]): (texts: Bm25Texts) => Bm25Score {
+  /** The corpus figures (the row count and token totals exactly) and each term's row count as kept: read once a query. */
+  weigh(terms: readonly string[]): TermWeights {
     const { rows, avgdl } = this.#averages();
+    return { rows, avgdl, counts: terms.map((t) => Math.min(rows, this.#rowsHolding(t, rows))) };
+  }
+
+  /** The scorer of one query's terms, weighed by `weigh`: each call scores one candidate's texts. */
+  scorer(terms: readonly string[], { avgdl, rows, counts }: TermWeights): (texts: Bm25Texts) => Bm25Score {
     // Each term is a phrase to FTS5 (an address is several words); the terms together make the query's phrase.
     const phrases = terms.map((t) => words(t).map((w) => this.#form(w)));
     const whole = phrases.flat();
-    const idf = terms.map((t) => {
-      const n = Math.min(rows, this.#rowsHolding(t, rows));
+    const idf = counts.map((n) => {
       const w = Math.log((rows - n + 0.5) / (n + 0.5));
       return w > 0 ? w : 1e-6;
     });
@@ -118,19 +126,16 @@ export class Fts5Bm25 {
    * window's rows instead (about a microsecond each): on a small board, or with rare terms, the
    * index ranks; with common words on a large one, the texts do. Both rank alike.
    */
-  indexRanks(terms: readonly string[], window: number | undefined): boolean {
-    if (window === undefined) return true;
-    const rows = this.#averages().rows;
-    return terms.reduce((n, t) => n + this.#rowsHolding(t, rows), 0) <= window * this.indexRowsPerText;
+  indexRanks({ counts }: TermWeights, window: number | undefined): boolean {
+    return window === undefined || counts.reduce((a, b) => a + b, 0) <= window * this.indexRowsPerText;
   }
 
   /**
    * Whether no term has more rows in the index than `window`, by the kept counts: each term's
    * newest matches are all of them. (A count a hundredth stale can let a few more in, never fewer.)
    */
-  everyMatchFits(terms: readonly string[], window: number): boolean {
-    const rows = this.#averages().rows;
-    return terms.every((t) => this.#rowsHolding(t, rows) <= window);
+  everyMatchFits({ counts }: TermWeights, window: number): boolean {
+    return counts.every((n) => n <= window);
   }
 
   /** A word as the index holds it: its Porter stem where the table stems. */
