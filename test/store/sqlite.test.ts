@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -7,6 +9,8 @@ import { migrations } from '../../src/store/sqlite/migrations.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { expectUpgraded, oldRows } from './standing-upgrade.case.js';
 import { runStoreContract } from './store.case.js';
+
+const require = createRequire(import.meta.url);
 
 runStoreContract({
   name: 'sqlite (file)',
@@ -100,6 +104,26 @@ it('sqlite: a write blocked by another process past busy_timeout is unavailable,
   await holder.close();
   await waiter.close();
   rmSync(dir, { recursive: true, force: true });
+});
+
+it('sqlite: opens a new file that another process holds exclusively, within busy_timeout (SQLite runs no busy handler for the WAL conversion)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
+  const path = join(dir, 'board.db');
+  // Another process made the file (not yet WAL) and holds it exclusively for 300 ms.
+  const script = `const D = require(${JSON.stringify(require.resolve('better-sqlite3'))}); const db = new D(process.argv[1]);
+    db.exec('CREATE TABLE t (x)'); db.exec('BEGIN EXCLUSIVE'); process.stdout.write('held\\n');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300); db.exec('COMMIT'); db.close();`;
+  const holder = spawn(process.execPath, ['-e', script, path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+  const store = new SqliteStore(path, { busyTimeoutMs: 5000 });
+  try {
+    await store.migrate();
+    expect(new Database(path, { readonly: true }).pragma('journal_mode', { simple: true })).toBe('wal');
+  } finally {
+    await store.close();
+    await new Promise((resolve) => (holder.exitCode === null ? holder.once('exit', resolve) : resolve(null)));
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 it('sqlite: two handles on one file claim disjoint embedding jobs (leases are in the database)', async () => {

@@ -9,10 +9,11 @@ import { DomainError } from '../../domain/errors.js';
 import { mapErrors, wrapMethods } from '../wrap-methods.js';
 import type { WriteGate } from './write-gate.js';
 
-const BUSY = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_TIMEOUT', 'SQLITE_LOCKED']);
+/** SQLITE_BUSY and SQLITE_LOCKED, with their extended codes (a stale snapshot, a recovery under way, a timeout). */
+export const isBusy = (err: unknown): boolean => /^SQLITE_(BUSY|LOCKED)/.test((err as { code?: string } | null)?.code ?? '');
 
 function toDomainError(err: unknown): unknown {
-  if (BUSY.has((err as { code?: string } | null)?.code ?? '')) {
+  if (isBusy(err)) {
     return new DomainError('unavailable', 'The database is busy with another writer; retry shortly.');
   }
   return err;

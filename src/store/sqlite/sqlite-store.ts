@@ -19,6 +19,7 @@ import type { VoteStore } from '../../ports/vote-store.js';
 import { guard } from './busy.js';
 import { Checkpointer } from './checkpointer.js';
 import { GroupCommit, WriteGate } from './write-gate.js';
+import { useWal } from './wal-mode.js';
 import { migrations } from './migrations.js';
 import { SqliteEmbedQueue } from './sqlite-embed-queue.js';
 import { SqliteEvents } from './sqlite-events.js';
@@ -75,8 +76,9 @@ export class SqliteStore implements Store {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.#db = new Database(path);
     // busy_timeout first, so the pragmas below already wait instead of failing on a busy file.
-    this.#db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(opts.busyTimeoutMs ?? 5000))}`);
-    this.#db.pragma('journal_mode = WAL');
+    const busyTimeoutMs = Math.max(0, Math.trunc(opts.busyTimeoutMs ?? 5000));
+    this.#db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    useWal(this.#db, busyTimeoutMs);
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('foreign_keys = ON');
     this.#db.pragma('temp_store = MEMORY');
