@@ -169,10 +169,11 @@ async function main(): Promise<void> {
   for (const n of SIZES) sections.push({ size: n, text: measure(n, modelRss) });
   const through = sections.map((s) => s.text.split('\n').slice(0, 4).join('\n')).join('\n');
   const latency = sections.map((s) => s.text.split('\n').slice(4).join('\n')).join('\n');
+  const defaults = loadConfig({}).limits.search;
   const md = `## Search and embedding
 
 Produced by \`npm run bench:search\` (src/bench/search.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}.
-Objects: two sentences of 12–30 words from a 160-word technical vocabulary, 10 topics × 50 areas, ages 0–59 days; imported through the NDJSON import code, then embedded with \`${MODEL.split('/').pop()}\` (batches of 128). Queries: ${QUERIES} per mode, 2–4 vocabulary words each, sent through the app in-process (no socket), default limit 10; each leg ranks up to ${loadConfig({}).limits.search.candidates} candidates, the lexical one from the newest ${loadConfig({}).limits.search.lexicalWindow} matches (\`SEARCH_LEXICAL_WINDOW\`), the semantic one from the vectors held in process memory (\`SQLITE_VECTORS=memory\`: a byte per dimension, the approximate index from \`VECTORS_APPROXIMATE_FROM\`). Recall@10: the semantic leg's ten nearest against sqlite-vec's exact scan of the float32 vectors in the same file. Without the model: the instance's RSS less what loading the model and embedding one query adds to a process of its own (${MiB(modelRss)} MiB).
+Objects: two sentences of 12–30 words from a 160-word technical vocabulary, 10 topics × 50 areas, ages 0–59 days; imported through the NDJSON import code, then embedded with \`${MODEL.split('/').pop()}\` (batches of 128). Queries: ${QUERIES} per mode, 2–4 vocabulary words each, sent through the app in-process (no socket), default limit 10; each leg ranks up to ${defaults.candidates} candidates, the lexical one from the newest ${defaults.lexicalWindow} matches (\`SEARCH_LEXICAL_WINDOW\`), the semantic one from the vectors held in process memory (\`SQLITE_VECTORS=memory\`: a byte per dimension, the approximate index from \`VECTORS_APPROXIMATE_FROM\`). Recall@10: the semantic leg's ten nearest against sqlite-vec's exact scan of the float32 vectors in the same file. Without the model: the instance's RSS less what loading the model and embedding one query adds to a process of its own (${MiB(modelRss)} MiB).
 
 | objects | step | figures |
 |---|---|---|

@@ -126,8 +126,8 @@ export class Fts5Bm25 {
    * window's rows instead (about a microsecond each): on a small board, or with rare terms, the
    * index ranks; with common words on a large one, the texts do. Both rank alike.
    */
-  indexRanks({ counts }: TermWeights, window: number | undefined): boolean {
-    return window === undefined || counts.reduce((a, b) => a + b, 0) <= window * this.indexRowsPerText;
+  indexRanks({ counts }: TermWeights, window: number): boolean {
+    return counts.reduce((a, b) => a + b, 0) <= window * this.indexRowsPerText;
   }
 
   /**
@@ -153,7 +153,7 @@ export class Fts5Bm25 {
   /** The index's row count and mean tokens per row, from its averages record. */
   #averages(): { rows: number; avgdl: number } {
     const block = this.sql(`SELECT block FROM ${this.table}_data WHERE id = 1`).pluck().get() as Uint8Array | undefined;
-    if (!block) return { rows: 0, avgdl: 1 };
+    if (!block) return { rows: 1, avgdl: 1 };
     let [rows, at] = varint(block, 0);
     let tokens = 0;
     for (let c = 0; c < COLUMN_WEIGHTS.length && at < block.length; c++) {

@@ -8,7 +8,7 @@ import { COLUMN_WEIGHTS, Fts5Bm25, INDEX_ROWS_PER_TEXT, type Bm25Score, type Bm2
 import { addFilters, ftsToken, limitSql, liveParams, liveSql, type Sql } from './sqlite-rows.js';
 import type { SqliteVectorLeg } from './sqlite-vectors.js';
 
-type WindowRow = [seq: number, ...CandidateRow, title: string, topicsText: string, content: string];
+type WindowRow = [...CandidateRow, title: string, topicsText: string, content: string, seq: number];
 
 export class SqliteSearchIndex implements SearchIndex {
   readonly #bm25: { words: Fts5Bm25; stems: Fts5Bm25 };
@@ -37,19 +37,20 @@ export class SqliteSearchIndex implements SearchIndex {
     const eachNewest = (columns: string) =>
       q.terms.map((t, i) => ((params[`t${i}`] = ftsToken(t)), `SELECT * FROM (SELECT ${columns} FROM ${newest(`@t${i}`, q.window)})`)).join(' UNION ');
     const bm25 = q.stemmed ? this.#bm25.stems : this.#bm25.words;
-    const weights = bm25.weigh(q.terms);
-    if (!bm25.indexRanks(weights, q.window)) {
+    // Without a window every match is ranked, by the index; the terms need no weighing here.
+    const weights = q.window === undefined ? null : bm25.weigh(q.terms);
+    if (weights && !bm25.indexRanks(weights, q.window!)) {
       // The window's rows with their texts, straight off the index newest first (its rowid is the
-      // object's seq), each joined once for the live check and the filters.
-      const columns = `o.seq, ${CANDIDATE_COLUMNS}, o.title, o.topics_text, o.content`;
-      const windowed = q.allTerms ? `SELECT ${columns} FROM ${newest('@match', q.window)}` : `${eachNewest(columns)} ORDER BY 1 DESC`;
+      // object's seq, the last column), each joined once for the live check and the filters.
+      const columns = `${CANDIDATE_COLUMNS}, o.title, o.topics_text, o.content, o.seq`;
+      const windowed = q.allTerms ? `SELECT ${columns} FROM ${newest('@match', q.window)}` : `${eachNewest(columns)} ORDER BY 8 DESC`;
       return this.#rankedFromTexts(q, this.sql(windowed).raw(true).all(params) as WindowRow[], bm25.scorer(q.terms, weights));
     }
     // An OR query's window holds every match when no term has more matches than it; otherwise
     // the OR query scans every match (cheap where the index ranks) and keeps the window's ones.
     const window = q.allTerms
       ? newest('@match', q.window)
-      : newest('@match', undefined, q.window === undefined || bm25.everyMatchFits(weights, q.window) ? '' : ` AND +${fts}.rowid IN (${eachNewest('o.seq')})`);
+      : newest('@match', undefined, !weights || bm25.everyMatchFits(weights, q.window!) ? '' : ` AND +${fts}.rowid IN (${eachNewest('o.seq')})`);
     // Where the terms are rare enough, FTS5 scores and marks the window itself. The AND and phrase
     // matches are evaluated once each, as sets, for the page's hits only; not at all where the
     // answer is known: an AND query's hits hold every term, and with one term holding it is the phrase.
@@ -82,12 +83,12 @@ export class SqliteSearchIndex implements SearchIndex {
   /** The window's rows scored and marked from their texts (sqlite-bm25.ts). */
   #rankedFromTexts(q: LexicalQuery, rows: WindowRow[], score: (texts: Bm25Texts) => Bm25Score): LexicalHit[] {
     const hits = rows.map((r) => {
-      const s = score({ title: r[5], topicsText: r[6], content: r[7] });
-      return toCandidate(candidateColumns(r.slice(1) as CandidateRow), {
+      const s = score({ title: r[4], topicsText: r[5], content: r[6] });
+      return toCandidate(candidateColumns(r), {
         relevance: s.score,
         allTerms: !q.unmarked && (q.allTerms === true || s.allTerms),
         phrase: !q.unmarked && s.phrase,
-        text: !q.unmarked && s.phrase ? { title: r[5], content: r[7] } : undefined,
+        text: !q.unmarked && s.phrase ? { title: r[4], content: r[6] } : undefined,
       });
     });
     // Best first, and newest first among equals, as the rows came (the sort is stable).
