@@ -243,14 +243,13 @@ export class Searcher {
    * The lexical leg, AND before OR. In lexical mode every all-terms match outranks every
    * partial one (tier), so when the AND query alone fills the page the OR query cannot change
    * the answer. In hybrid mode, an AND query that fills the whole candidate list already holds
-   * the best lexical candidates. Either way the costly OR scoring of common words is skipped.
-   * Where the index's count says the AND query cannot fill it, the OR query runs alone and
-   * marks its hits itself. When both run, the AND answer is every live object holding all the
+   * the best lexical candidates. Either way the costly OR scoring of common words is skipped;
+   * and an AND query that cannot fill it matches few objects, so it costs little more than
+   * counting them would. When both run, the AND answer is every live object holding all the
    * terms, so it marks the OR hits, and the store need not work the marks out again.
    */
   async #lexical(q: LexicalQuery, enough: number): Promise<LexicalHit[]> {
     if (q.terms.length < 2) return this.deps.store.search.lexical(q);
-    if ((await this.deps.store.search.allTermsCount(q, enough)) < enough) return this.deps.store.search.lexical(q);
     const all = await this.deps.store.search.lexical({ ...q, allTerms: true });
     // q.limit ≥ enough (the leg never ranks fewer than the page), so short of enough the AND
     // answer is every live object holding all the terms.

@@ -86,6 +86,54 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     }
   });
 
+  it('builds a query of words it has parsed before without a statement, ranked and marked as the parse would', async () => {
+    const { url, drop } = await freshSchema();
+    const texts: string[] = [];
+    const open = () => {
+      const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
+      const query = session.query.bind(session);
+      session.query = (text, params) => (texts.push(text), query(text, params));
+      return new PgStore(session);
+    };
+    const learned = open();
+    try {
+      await learned.migrate();
+      const live = { now: Date.now(), disputeMinContradictions: 2 };
+      const contents = ['the pool exhausted again', 'exhausted: the pool', 'a pool party', 'pools exhausting', "o'brien's pool"];
+      for (const [i, content] of contents.entries()) {
+        const id = `01J0000000000000000000000${i}`;
+        await learned.objects.insert({ id, type: 'finding', title: 'x', content, topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id }, live);
+      }
+      const parses = () => texts.filter((t) => t.includes('phraseto_tsquery')).length;
+      for (const stemmed of [false, true]) {
+        // Each word parsed once, in other queries; then queries of those words in new orders and sets.
+        await learned.search.lexical({ live, terms: ['pool', 'again', 'exhausted', "o'brien"], limit: 10, stemmed });
+        // A word of two lexemes (o'brien), or a stop word where stems are matched (again), is parsed
+        // with each new query (and kept for the same query's AND form).
+        for (const terms of [['exhausted', 'pool'], ['pool', 'exhausted'], ['again', 'pool'], ["o'brien", 'pool']]) {
+          const parsedAgain = terms.includes("o'brien") || (stemmed && terms.includes('again'));
+          for (const allTerms of [false, true]) {
+            const q = { live, terms, limit: 10, stemmed, allTerms };
+            const before = parses();
+            const built = await learned.search.lexical(q);
+            const parsing = parsedAgain && !allTerms ? 1 : 0;
+            expect(parses(), JSON.stringify(q)).toBe(before + parsing);
+            // A store new to every word parses the query on the server.
+            const fresh = open();
+            const parsed = await fresh.search.lexical(q).finally(() => fresh.close());
+            expect(parses()).toBe(before + parsing + 1);
+            expect(built.map((h) => [h.id, h.allTerms, h.phrase, h.text])).toEqual(parsed.map((h) => [h.id, h.allTerms, h.phrase, h.text]));
+            built.forEach((h, i) => expect(h.relevance).toBeCloseTo(parsed[i]!.relevance, 12));
+            expect(built.length).toBeGreaterThan(0);
+          }
+        }
+      }
+    } finally {
+      await learned.close();
+      await drop();
+    }
+  });
+
   it('looks a duplicate up through one index on a large board, even with a generic plan', async () => {
     const { store, url, dispose } = await realPgStore();
     const s = new PoolSession({ url, max: 1, connectTimeoutMs: 5000 });

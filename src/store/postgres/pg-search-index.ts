@@ -29,9 +29,6 @@ interface ParsedQuery {
   /** Each lexeme of the query as a tsquery, and how many objects (live or not) hold it. */
   lexemes: string[];
   df: number[];
-  /** How many objects (live or not) hold every lexeme, counted no further than `countedTo`. */
-  allCount: number;
-  countedTo: number;
   /** The change mark it was read at: kept until the mark moves. */
   mark: number | null;
 }
@@ -64,28 +61,14 @@ export class PgSearchIndex implements SearchIndex {
     const column = q.stemmed ? 'o.stems' : 'o.words';
     const [stats, parsed] = await Promise.all([this.#corpus(), this.#parse(q.terms, q.stemmed ? 'english' : 'simple')]);
     if (parsed.lexemes.length === 0) return [];
-    const params: Params = {
-      ...liveParams(q.live),
-      avgdl: Math.max(1, q.stemmed ? stats.stems : stats.words),
-      match: q.allTerms ? parsed.all : parsed.any,
-      all: parsed.all,
-      phrase: parsed.phrase,
-    };
+    const params: Params = { ...liveParams(q.live), match: q.allTerms ? parsed.all : parsed.any, all: parsed.all, phrase: parsed.phrase };
     const kept = [liveSql('o')];
     addFilters(q, kept, params);
-    const where = [`${column} @@ @match::tsquery`, ...kept];
-    // BM25 per lexeme, each written out: tf is the lexeme's weighted count of positions (title
-    // 4, topics 2, content 1), which ts_rank_cd of a one-lexeme query sums (weights scaled to
-    // ≤ 1) in C. Unnesting each vector in SQL, or a subquery per row, cost twice the whole
-    // query. tf / (tf + k) is written 1 - k / (tf + k), so each ts_rank_cd runs once.
-    const k = `1.2 * (0.25 + 0.75 * length(${column}) / @avgdl::float8)`;
-    const score = parsed.lexemes.map((lexeme, i) => {
-      params[`l${i}`] = lexeme;
-      // The corpus size may be a little stale (cached): never below the lexeme's own count.
-      const n = parsed.df[i]!;
-      params[`w${i}`] = Math.max(1e-6, Math.log((Math.max(stats.total, n) - n + 0.5) / (n + 0.5)));
-      return `@w${i}::float8 * 2.2 * (1 - ${k} / (4 * ts_rank_cd('{0.25,0.25,0.5,1}', ${column}, @l${i}::tsquery)::float8 + ${k}))`;
-    });
+    // Each lexeme's tf: its weighted count of positions (title 4, topics 2, content 1), which
+    // ts_rank_cd of a one-lexeme query sums (weights scaled to ≤ 1) in C. Unnesting each vector
+    // in SQL, or a subquery per row, cost twice the whole query; BM25 itself is worked out here,
+    // where a statement of its arithmetic took longer to plan and run than to fetch its inputs.
+    const tf = parsed.lexemes.map((lexeme, i) => ((params[`l${i}`] = lexeme), `ts_rank_cd('{0.25,0.25,0.5,1}', ${column}, @l${i}::tsquery) AS r${i}`));
     const allTerms = q.allTerms ? 'true' : q.unmarked ? 'false' : `${column} @@ @all::tsquery`;
     const phrase = q.unmarked ? 'false' : `${column} @@ @phrase::tsquery`;
     // The window, picked before any match is scored: the newest matches; for an OR query, each
@@ -93,37 +76,31 @@ export class PgSearchIndex implements SearchIndex {
     const newest = (what: string, match: string) => `SELECT ${what} FROM objects o WHERE ${[`${column} @@ ${match}::tsquery`, ...kept].join(' AND ')} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}`;
     const matched =
       q.window === undefined
-        ? `objects o WHERE ${where.join(' AND ')}`
+        ? `objects o WHERE ${[`${column} @@ @match::tsquery`, ...kept].join(' AND ')}`
         : q.allTerms
-          ? `(${newest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}`, '@match')}) o`
+          ? `(${newest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}, o.title, o.content`, '@match')}) o`
           : `objects o WHERE o.seq IN (${parsed.each.map((t, i) => ((params[`e${i}`] = t), `(${newest('o.seq', `@e${i}`)})`)).join(' UNION ')})`;
-    // Scored once (materialized), with its marks, then only the page's phrase hits read their text.
-    const rows = await all<CandidateColumns & { score: number; all_terms: boolean; phrase: boolean; title: string | null; content: string | null }>(
+    const rows = await all<CandidateColumns & { seq: number; dl: number; all_terms: boolean; phrase: boolean; title: string | null; content: string | null } & Record<`r${number}`, number>>(
       this.db,
-      `WITH scored AS MATERIALIZED (
-         SELECT o.seq, ${CANDIDATE_COLUMNS}, ${score.join(' + ')} AS score, ${allTerms} AS all_terms, ${phrase} AS phrase
-         FROM ${matched}),
-       hits AS (SELECT * FROM scored WHERE score > 0 ORDER BY score DESC, seq ${limitSql(q.limit)})
-       SELECT h.*,
-         CASE WHEN h.phrase THEN (SELECT o.title FROM objects o WHERE o.seq = h.seq) END AS title,
-         CASE WHEN h.phrase THEN (SELECT o.content FROM objects o WHERE o.seq = h.seq) END AS content
-       FROM hits h ORDER BY h.score DESC, h.seq`,
+      `SELECT o.seq, ${CANDIDATE_COLUMNS}, length(${column}) AS dl, ${tf.join(', ')}, ${allTerms} AS all_terms, ${phrase} AS phrase,
+         CASE WHEN ${phrase} THEN o.title END AS title, CASE WHEN ${phrase} THEN o.content END AS content
+       FROM ${matched}`,
       params,
     );
-    return rows.map((r) =>
-      toCandidate(r, {
-        relevance: r.score,
-        allTerms: r.all_terms,
-        phrase: r.phrase,
-        text: r.phrase ? { title: r.title!, content: r.content! } : undefined,
-      }),
-    );
-  }
-
-  async allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed'>, upTo: number): Promise<number> {
-    if (q.terms.length === 0) return 0;
-    // Counted with the parse (no further than upTo), which the lexical query then finds cached.
-    return Math.min(upTo, (await this.#parse(q.terms, q.stemmed ? 'english' : 'simple', upTo)).allCount);
+    const score = bm25(parsed, stats.total, Math.max(1, q.stemmed ? stats.stems : stats.words));
+    return rows
+      .map((r) => ({ r, score: score(r.dl, (i) => r[`r${i}`]!) }))
+      .filter((h) => h.score > 0)
+      .sort((a, b) => b.score - a.score || a.r.seq - b.r.seq)
+      .slice(0, q.limit)
+      .map(({ r, score }) =>
+        toCandidate(r, {
+          relevance: score,
+          allTerms: r.all_terms,
+          phrase: r.phrase,
+          text: r.phrase ? { title: r.title!, content: r.content! } : undefined,
+        }),
+      );
   }
 
   async semantic(q: SemanticQuery): Promise<SemanticHit[]> {
@@ -132,18 +109,18 @@ export class PgSearchIndex implements SearchIndex {
 
   /**
    * The query as tsqueries, parsed once: any term, all terms, the phrase, and each lexeme on its
-   * own with how many objects hold it (and, up to `countTo`, how many hold them all). Bound as
-   * constants, a tsquery is not parsed again for every row a scan reads. Exact as of the last
-   * write: an AND query and its OR query share one reading, and so do repeated queries until
-   * anything is written. A lexeme's frequency counts each of its rows, so it is kept under the
-   * mark for every query holding that lexeme: the statement counts only the lexemes not known.
+   * own with how many objects hold it. Bound as constants, a tsquery is not parsed again for
+   * every row a scan reads. Exact as of the last write: an AND query and its OR query share one
+   * reading, and so do repeated queries until anything is written. A lexeme's frequency counts
+   * each of its rows, so it is kept under the mark for every query holding that lexeme: the
+   * statement counts only the lexemes not known, and a query of known words needs none.
    */
-  async #parse(terms: readonly string[], cfg: 'english' | 'simple', countTo = 0): Promise<ParsedQuery> {
+  async #parse(terms: readonly string[], cfg: 'english' | 'simple'): Promise<ParsedQuery> {
     const mark = await this.changeMark();
     const key = `${cfg} ${JSON.stringify(terms)}`;
     const cached = this.#parsed.get(key);
     const p = cached && (await cached.catch(() => null));
-    if (p && mark !== null && p.mark === mark && (countTo <= p.countedTo || p.allCount < p.countedTo)) {
+    if (p && mark !== null && p.mark === mark) {
       // Most recently used last, so the first key is the one to drop.
       if (this.#parsed.get(key) === cached) this.#parsed.delete(key);
       this.#parsed.set(key, cached!);
@@ -152,16 +129,18 @@ export class PgSearchIndex implements SearchIndex {
     if (this.#df.mark !== mark || mark === null) this.#df = { mark, counts: new Map() };
     // This mark's counts, even if another mark replaces them while the statement runs.
     const dfs = this.#df.counts;
+    const known = mark === null ? null : this.#fromKnown(terms, cfg, dfs, mark);
+    if (known) return known;
     const column = cfg === 'english' ? 'stems' : 'words';
     // The lexemes the terms had before, whose counts are known under this mark: not counted again.
-    const known = terms.flatMap((t) => this.#termLexemes.get(`${cfg} ${t}`) ?? []).filter((l) => dfs.has(`${cfg} ${l}`));
-    const params: Params = { all: terms.join(' '), terms: [...terms], known, countTo };
+    const knownLexemes = terms.flatMap((t) => this.#termLexemes.get(`${cfg} ${t}`) ?? []).filter((l) => dfs.has(`${cfg} ${l}`));
+    const params: Params = { all: terms.join(' '), terms: [...terms], known: knownLexemes };
     // Each term through the parser on its own, OR-ed: query syntax in a term is only text.
     const any = terms.map((t, i) => {
       params[`t${i}`] = t;
       return `plainto_tsquery('${cfg}', agentboard_fold(@t${i}))`;
     });
-    const reading = one<{ any_terms: string; each_term: string[]; all_terms: string; phrase: string; lexemes: string[]; df: number[]; term_lexemes: string[]; all_count: number }>(
+    const reading = one<{ any_terms: string; each_term: string[]; all_terms: string; phrase: string; lexemes: string[]; df: number[]; term_lexemes: string[] }>(
       this.db,
       `WITH l AS (SELECT DISTINCT u.lexeme, ${LEXEME_QUERY} AS q FROM unnest(to_tsvector('${cfg}', agentboard_fold(@all))) u)
        SELECT (${any.join(' || ')})::text AS any_terms,
@@ -171,25 +150,43 @@ export class PgSearchIndex implements SearchIndex {
          ARRAY(SELECT l.q::text FROM l ORDER BY l.lexeme) AS lexemes,
          ARRAY(SELECT CASE WHEN l.q::text = ANY(@known::text[]) THEN -1 ELSE (SELECT count(*) FROM objects x WHERE x.${column} @@ l.q) END::float8 FROM l ORDER BY l.lexeme) AS df,
          ARRAY(SELECT array_to_json(ARRAY(SELECT ${LEXEME_QUERY}::text FROM unnest(to_tsvector('${cfg}', agentboard_fold(t.term))) u))::text
-               FROM unnest(@terms::text[]) WITH ORDINALITY t(term, n) ORDER BY t.n) AS term_lexemes,
-         -- A constant to the planner (as in the lexical query), so the GIN index answers the count.
-         CASE WHEN @countTo::int > 0 THEN (SELECT count(*) FROM (SELECT 1 FROM objects x WHERE x.${column} @@ plainto_tsquery('${cfg}', agentboard_fold(@all)) LIMIT @countTo::int) c) ELSE 0 END::float8 AS all_count`,
+               FROM unnest(@terms::text[]) WITH ORDINALITY t(term, n) ORDER BY t.n) AS term_lexemes`,
       params,
     ).then((r) => {
-      const df = r!.lexemes.map((lexeme, i) => {
-        const k = `${cfg} ${lexeme}`;
-        const n = r!.df[i]! >= 0 ? r!.df[i]! : dfs.get(k)!;
-        if (dfs.size < LEXEMES_KEPT) dfs.set(k, n);
-        return n;
-      });
+      const counted = new Map(
+        r!.lexemes.map((lexeme, i) => {
+          const k = `${cfg} ${lexeme}`;
+          const n = r!.df[i]! >= 0 ? r!.df[i]! : dfs.get(k)!;
+          if (dfs.size < LEXEMES_KEPT) dfs.set(k, n);
+          return [lexeme, n];
+        }),
+      );
       if (this.#termLexemes.size >= LEXEMES_KEPT) this.#termLexemes.clear();
       terms.forEach((t, i) => this.#termLexemes.set(`${cfg} ${t}`, JSON.parse(r!.term_lexemes[i]!) as string[]));
-      return { any: r!.any_terms, each: r!.each_term, all: r!.all_terms, phrase: r!.phrase, lexemes: r!.lexemes, df, allCount: r!.all_count, countedTo: countTo, mark };
+      // In the order #fromKnown gives them, so that a query scores alike (to the last bit) either way.
+      const lexemes = [...counted.keys()].sort();
+      return { any: r!.any_terms, each: r!.each_term, all: r!.all_terms, phrase: r!.phrase, lexemes, df: lexemes.map((l) => counted.get(l)!), mark };
     });
     this.#parsed.set(key, reading);
     reading.catch(() => this.#parsed.get(key) === reading && this.#parsed.delete(key));
     if (this.#parsed.size > PARSED_CACHED) this.#parsed.delete(this.#parsed.keys().next().value!);
     return reading;
+  }
+
+  /**
+   * The query built from earlier parses, without a statement, where each term is one lexeme (no
+   * stop word, no compound) counted under `mark`: for such terms plainto_tsquery and
+   * phraseto_tsquery answer their lexemes joined by & and by <->. Otherwise null.
+   */
+  #fromKnown(terms: readonly string[], cfg: 'english' | 'simple', dfs: Map<string, number>, mark: number): ParsedQuery | null {
+    const each: string[] = [];
+    for (const t of terms) {
+      const lexemes = this.#termLexemes.get(`${cfg} ${t}`);
+      if (lexemes?.length !== 1 || !dfs.has(`${cfg} ${lexemes[0]}`)) return null;
+      each.push(lexemes[0]!);
+    }
+    const lexemes = [...new Set(each)].sort();
+    return { any: each.join(' | '), each, all: each.join(' & '), phrase: each.join(' <-> '), lexemes, df: lexemes.map((l) => dfs.get(`${cfg} ${l}`)!), mark };
   }
 
   /** The first query waits for the figures; later ones use the last figures while newer ones are read. */
@@ -206,4 +203,20 @@ export class PgSearchIndex implements SearchIndex {
     this.#reading.catch(() => undefined);
     return last;
   }
+}
+
+/**
+ * BM25 of one row from its length (distinct lexemes) and each lexeme's ts_rank_cd, as FTS5
+ * scores (k1 1.2, b 0.75): ts_rank_cd answers a quarter of the weighted count. Each lexeme is
+ * weighed by how many objects hold it; the corpus size may be a little stale (cached), so
+ * never below the lexeme's own count.
+ */
+function bm25({ df }: Pick<ParsedQuery, 'df'>, total: number, avgdl: number): (dl: number, rank: (i: number) => number) => number {
+  const idf = df.map((n) => Math.max(1e-6, Math.log((Math.max(total, n) - n + 0.5) / (n + 0.5))));
+  return (dl, rank) => {
+    const k = 1.2 * (0.25 + (0.75 * dl) / avgdl);
+    let score = 0;
+    for (let i = 0; i < idf.length; i++) score += idf[i]! * 2.2 * (1 - k / (4 * rank(i) + k));
+    return score;
+  };
 }
