@@ -61,6 +61,12 @@ export interface SearchIndex {
   /** Full-text candidates over live objects (title > topics > content), best first. */
   lexical(q: LexicalQuery): Promise<LexicalHit[]>;
   /**
+   * How many objects hold every one of `terms` (live or not, filters aside, words as given or
+   * stems), counted no further than `upTo` (a store may count further): an upper bound on the
+   * AND query's answer, far cheaper than that query.
+   */
+  allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed'>, upTo: number): Promise<number>;
+  /**
    * The nearest live objects by cosine similarity under the filters, best first; none without
    * vectors. Vectors held in memory as bytes answer similarities to within about 0.001, and on a
    * large board the nearest may come from an approximate index (pgvector's HNSW, or the lists of

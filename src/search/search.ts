@@ -233,7 +233,7 @@ export class Searcher {
   #lexicalLeg(q: LexicalQuery, query: SearchQuery): Promise<LexicalHit[]> {
     const enough = query.mode === 'lexical' ? query.limit : q.limit;
     const compute = async () => {
-      const hits = await this.#lexical(q, enough);
+      const hits = await this.#lexical(q, enough, query.limit);
       return { value: hits, size: lexicalSize(hits) };
     };
     return this.#memo.value(`lexical-leg ${JSON.stringify([q.terms, q.stemmed ?? false, q.types ?? [], q.topics ?? [], q.limit, enough])}`, compute);
@@ -243,13 +243,16 @@ export class Searcher {
    * The lexical leg, AND before OR. In lexical mode every all-terms match outranks every
    * partial one (tier), so when the AND query alone fills the page the OR query cannot change
    * the answer. In hybrid mode, an AND query that fills the whole candidate list already holds
-   * the best lexical candidates. Either way the costly OR scoring of common words is skipped;
-   * and an AND query that cannot fill it matches few objects, so it costs little more than
-   * counting them would. When both run, the AND answer is every live object holding all the
-   * terms, so it marks the OR hits, and the store need not work the marks out again.
+   * the best lexical candidates. Either way the costly OR scoring of common words is skipped.
+   * A page the AND query fills wherever its words are common enough to cost anything, so it runs
+   * first, and one short of the page matched few objects and cost little. A whole candidate list
+   * it seldom fills: there the index's count decides first, and a short count sends the OR query
+   * alone, which marks its hits itself. When both run, the AND answer is every live object
+   * holding all the terms, so it marks the OR hits, and the store need not work the marks out again.
    */
-  async #lexical(q: LexicalQuery, enough: number): Promise<LexicalHit[]> {
+  async #lexical(q: LexicalQuery, enough: number, page: number): Promise<LexicalHit[]> {
     if (q.terms.length < 2) return this.deps.store.search.lexical(q);
+    if (enough > page && (await this.deps.store.search.allTermsCount(q, enough)) < enough) return this.deps.store.search.lexical(q);
     const all = await this.deps.store.search.lexical({ ...q, allTerms: true });
     // q.limit ≥ enough (the leg never ranks fewer than the page), so short of enough the AND
     // answer is every live object holding all the terms.

@@ -397,6 +397,29 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         const bare = await store.search.lexical({ live: live(), terms: ['pool', 'exhausted'], limit: 10, unmarked: true });
         expect(bare.map((h) => [h.id, h.relevance, h.allTerms, h.phrase, h.text])).toEqual(hits.map((h) => [h.id, h.relevance, false, false, undefined]));
       });
+      it('counts the objects holding every term, stems or words as given, as far as asked', async () => {
+        const count = (terms: string[], stemmed = false, upTo = 50) => store.search.allTermsCount({ terms, stemmed }, upTo);
+        expect(await count(['pool', 'exhausted'])).toBe(0);
+        expect(await count([])).toBe(0);
+        await insert({ content: 'the pool exhausted again' });
+        await insert({ content: 'exhausted: the pool' });
+        await insert({ content: 'a pool party' });
+        await insert({ content: 'pools exhausting', expiresAt: T0 + 1 });
+        clock.advance(10);
+        const holding = async (terms: string[], stemmed: boolean) => (await store.search.lexical({ live: live(), terms, limit: 50, allTerms: true, stemmed })).length;
+        for (const stemmed of [false, true]) {
+          for (const terms of [['pool', 'exhausted'], ['pool', 'party'], ['pool'], ['pool', 'nowhere']]) {
+            expect(await count(terms, stemmed)).toBeGreaterThanOrEqual(await holding(terms, stemmed));
+          }
+        }
+        // Exact where the index knows: the expired object's stems count (live or not)…
+        expect(await count(['pool', 'exhausted'])).toBe(2);
+        expect(await count(['pool', 'exhausted'], true)).toBe(3);
+        expect(await count(['pool', 'nowhere'])).toBe(0);
+        // …and never short of `upTo` when there are that many.
+        expect(await count(['pool'], true, 2)).toBeGreaterThanOrEqual(2);
+        expect(await count(['pool'], true, 2)).toBeLessThanOrEqual(4);
+      });
       it("weighs a word by how many objects hold it as of the last write, whichever query counted it", async () => {
         const target = await insert({ content: 'zebra quartz' });
         for (let i = 0; i < 6; i++) await insert({ content: `zebra note ${i}` });

@@ -61,14 +61,28 @@ export class PgSearchIndex implements SearchIndex {
     const column = q.stemmed ? 'o.stems' : 'o.words';
     const [stats, parsed] = await Promise.all([this.#corpus(), this.#parse(q.terms, q.stemmed ? 'english' : 'simple')]);
     if (parsed.lexemes.length === 0) return [];
-    const params: Params = { ...liveParams(q.live), match: q.allTerms ? parsed.all : parsed.any, all: parsed.all, phrase: parsed.phrase };
+    const params: Params = {
+      ...liveParams(q.live),
+      avgdl: Math.max(1, q.stemmed ? stats.stems : stats.words),
+      match: q.allTerms ? parsed.all : parsed.any,
+      all: parsed.all,
+      phrase: parsed.phrase,
+    };
     const kept = [liveSql('o')];
     addFilters(q, kept, params);
-    // Each lexeme's tf: its weighted count of positions (title 4, topics 2, content 1), which
-    // ts_rank_cd of a one-lexeme query sums (weights scaled to ≤ 1) in C. Unnesting each vector
-    // in SQL, or a subquery per row, cost twice the whole query; BM25 itself is worked out here,
-    // where a statement of its arithmetic took longer to plan and run than to fetch its inputs.
-    const tf = parsed.lexemes.map((lexeme, i) => ((params[`l${i}`] = lexeme), `ts_rank_cd('{0.25,0.25,0.5,1}', ${column}, @l${i}::tsquery) AS r${i}`));
+    const where = [`${column} @@ @match::tsquery`, ...kept];
+    // BM25 per lexeme, each written out: tf is the lexeme's weighted count of positions (title
+    // 4, topics 2, content 1), which ts_rank_cd of a one-lexeme query sums (weights scaled to
+    // ≤ 1) in C. Unnesting each vector in SQL, or a subquery per row, cost twice the whole
+    // query. tf / (tf + k) is written 1 - k / (tf + k), so each ts_rank_cd runs once.
+    const k = `1.2 * (0.25 + 0.75 * length(${column}) / @avgdl::float8)`;
+    const score = parsed.lexemes.map((lexeme, i) => {
+      params[`l${i}`] = lexeme;
+      // The corpus size may be a little stale (cached): never below the lexeme's own count.
+      const n = parsed.df[i]!;
+      params[`w${i}`] = Math.max(1e-6, Math.log((Math.max(stats.total, n) - n + 0.5) / (n + 0.5)));
+      return `@w${i}::float8 * 2.2 * (1 - ${k} / (4 * ts_rank_cd('{0.25,0.25,0.5,1}', ${column}, @l${i}::tsquery)::float8 + ${k}))`;
+    });
     const allTerms = q.allTerms ? 'true' : q.unmarked ? 'false' : `${column} @@ @all::tsquery`;
     const phrase = q.unmarked ? 'false' : `${column} @@ @phrase::tsquery`;
     // The window, picked before any match is scored: the newest matches; for an OR query, each
@@ -76,31 +90,44 @@ export class PgSearchIndex implements SearchIndex {
     const newest = (what: string, match: string) => `SELECT ${what} FROM objects o WHERE ${[`${column} @@ ${match}::tsquery`, ...kept].join(' AND ')} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}`;
     const matched =
       q.window === undefined
-        ? `objects o WHERE ${[`${column} @@ @match::tsquery`, ...kept].join(' AND ')}`
+        ? `objects o WHERE ${where.join(' AND ')}`
         : q.allTerms
-          ? `(${newest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}, o.title, o.content`, '@match')}) o`
+          ? `(${newest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}`, '@match')}) o`
           : `objects o WHERE o.seq IN (${parsed.each.map((t, i) => ((params[`e${i}`] = t), `(${newest('o.seq', `@e${i}`)})`)).join(' UNION ')})`;
-    const rows = await all<CandidateColumns & { seq: number; dl: number; all_terms: boolean; phrase: boolean; title: string | null; content: string | null } & Record<`r${number}`, number>>(
+    // Scored once (materialized), with its marks, then only the page's phrase hits read their text.
+    const rows = await all<CandidateColumns & { score: number; all_terms: boolean; phrase: boolean; title: string | null; content: string | null }>(
       this.db,
-      `SELECT o.seq, ${CANDIDATE_COLUMNS}, length(${column}) AS dl, ${tf.join(', ')}, ${allTerms} AS all_terms, ${phrase} AS phrase,
-         CASE WHEN ${phrase} THEN o.title END AS title, CASE WHEN ${phrase} THEN o.content END AS content
-       FROM ${matched}`,
+      `WITH scored AS MATERIALIZED (
+         SELECT o.seq, ${CANDIDATE_COLUMNS}, ${score.join(' + ')} AS score, ${allTerms} AS all_terms, ${phrase} AS phrase
+         FROM ${matched}),
+       hits AS (SELECT * FROM scored WHERE score > 0 ORDER BY score DESC, seq ${limitSql(q.limit)})
+       SELECT h.*,
+         CASE WHEN h.phrase THEN (SELECT o.title FROM objects o WHERE o.seq = h.seq) END AS title,
+         CASE WHEN h.phrase THEN (SELECT o.content FROM objects o WHERE o.seq = h.seq) END AS content
+       FROM hits h ORDER BY h.score DESC, h.seq`,
       params,
     );
-    const score = bm25(parsed, stats.total, Math.max(1, q.stemmed ? stats.stems : stats.words));
-    return rows
-      .map((r) => ({ r, score: score(r.dl, (i) => r[`r${i}`]!) }))
-      .filter((h) => h.score > 0)
-      .sort((a, b) => b.score - a.score || a.r.seq - b.r.seq)
-      .slice(0, q.limit)
-      .map(({ r, score }) =>
-        toCandidate(r, {
-          relevance: score,
-          allTerms: r.all_terms,
-          phrase: r.phrase,
-          text: r.phrase ? { title: r.title!, content: r.content! } : undefined,
-        }),
-      );
+    return rows.map((r) =>
+      toCandidate(r, {
+        relevance: r.score,
+        allTerms: r.all_terms,
+        phrase: r.phrase,
+        text: r.phrase ? { title: r.title!, content: r.content! } : undefined,
+      }),
+    );
+  }
+
+  async allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed'>, upTo: number): Promise<number> {
+    if (q.terms.length === 0) return 0;
+    const parsed = await this.#parse(q.terms, q.stemmed ? 'english' : 'simple');
+    if (parsed.lexemes.length === 0) return 0;
+    // The GIN index's matches, unscored, and no further than upTo.
+    const counted = await one<{ n: number }>(
+      this.db,
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM objects o WHERE ${q.stemmed ? 'o.stems' : 'o.words'} @@ @all::tsquery ${limitSql(upTo)}) c`,
+      { all: parsed.all },
+    );
+    return counted!.n;
   }
 
   async semantic(q: SemanticQuery): Promise<SemanticHit[]> {
@@ -205,18 +232,3 @@ export class PgSearchIndex implements SearchIndex {
   }
 }
 
-/**
- * BM25 of one row from its length (distinct lexemes) and each lexeme's ts_rank_cd, as FTS5
- * scores (k1 1.2, b 0.75): ts_rank_cd answers a quarter of the weighted count. Each lexeme is
- * weighed by how many objects hold it; the corpus size may be a little stale (cached), so
- * never below the lexeme's own count.
- */
-function bm25({ df }: Pick<ParsedQuery, 'df'>, total: number, avgdl: number): (dl: number, rank: (i: number) => number) => number {
-  const idf = df.map((n) => Math.max(1e-6, Math.log((Math.max(total, n) - n + 0.5) / (n + 0.5))));
-  return (dl, rank) => {
-    const k = 1.2 * (0.25 + (0.75 * dl) / avgdl);
-    let score = 0;
-    for (let i = 0; i < idf.length; i++) score += idf[i]! * 2.2 * (1 - k / (4 * rank(i) + k));
-    return score;
-  };
-}
