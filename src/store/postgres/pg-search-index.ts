@@ -93,18 +93,17 @@ export class PgSearchIndex implements SearchIndex {
         ? `objects o WHERE ${where.join(' AND ')}`
         : q.allTerms
           ? `(${newest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}`, '@match')}) o`
-          : `objects o WHERE o.seq IN (${parsed.each.map((t, i) => ((params[`e${i}`] = t), `(${newest('o.seq', `@e${i}`)})`)).join(' UNION ')})`;
-    // Scored once (materialized), with its marks, then only the page's phrase hits read their text.
+          : // Each term's window brings its rows whole: joined back to objects by seq, the planner
+            // would hash-join the union with a scan of the whole table.
+            `(SELECT DISTINCT ON (o.seq) * FROM (${parsed.each.map((t, i) => ((params[`e${i}`] = t), `(${newest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}`, `@e${i}`)})`)).join(' UNION ALL ')}) o) o`;
+    // Scored once (materialized); then only the hits are marked, and only phrase hits read their text.
     const rows = await all<CandidateColumns & { score: number; all_terms: boolean; phrase: boolean; title: string | null; content: string | null }>(
       this.db,
-      `WITH scored AS MATERIALIZED (
-         SELECT o.seq, ${CANDIDATE_COLUMNS}, ${score.join(' + ')} AS score, ${allTerms} AS all_terms, ${phrase} AS phrase
-         FROM ${matched}),
+      `WITH scored AS MATERIALIZED (SELECT o.seq, ${CANDIDATE_COLUMNS}, ${score.join(' + ')} AS score FROM ${matched}),
        hits AS (SELECT * FROM scored WHERE score > 0 ORDER BY score DESC, seq ${limitSql(q.limit)})
-       SELECT h.*,
-         CASE WHEN h.phrase THEN (SELECT o.title FROM objects o WHERE o.seq = h.seq) END AS title,
-         CASE WHEN h.phrase THEN (SELECT o.content FROM objects o WHERE o.seq = h.seq) END AS content
-       FROM hits h ORDER BY h.score DESC, h.seq`,
+       SELECT h.*, m.all_terms, m.phrase, CASE WHEN m.phrase THEN o.title END AS title, CASE WHEN m.phrase THEN o.content END AS content
+       FROM hits h JOIN objects o ON o.seq = h.seq, LATERAL (SELECT ${allTerms} AS all_terms, ${phrase} AS phrase) m
+       ORDER BY h.score DESC, h.seq`,
       params,
     );
     return rows.map((r) =>
