@@ -164,8 +164,9 @@ const EnvSchema = z.object({
   SEARCH_CANDIDATES: int(10, 2000).default(100),
   /**
    * The lexical leg ranks the newest this many matches of a query: on a large board a common
-   * word matches a large share of it, and ranking them all costs in proportion. Never fewer
-   * than SEARCH_CANDIDATES are ranked.
+   * word matches a large share of it, and ranking them all costs in proportion. A query that
+   * need not hold every word ranks an equal share of each word's newest matches. Never fewer
+   * than SEARCH_CANDIDATES are ranked, nor of each word's.
    */
   SEARCH_LEXICAL_WINDOW: int(10, 1_000_000).default(300),
   /** Share of the semantic leg in hybrid fusion (0 = keyword only, 1 = meaning only). */

@@ -16,9 +16,10 @@ export interface LexicalQuery {
   topics?: readonly string[];
   limit: number;
   /**
-   * Rank only the newest `window` matching objects (live, under the filters); absent, every
-   * match. On a large board common words match a large share of it: the newest few hundred
-   * keep a search's cost bounded, and ranking weighs freshness anyway.
+   * Rank only the newest `window` matching objects (live, under the filters); for a query that
+   * need not hold every term, the newest `window` of each term's, so that a rare word's matches
+   * are all in. Absent, every match. On a large board common words match a large share of it:
+   * the newest few hundred keep a search's cost bounded, and ranking weighs freshness anyway.
    */
   window?: number;
   /** Match word stems (connect ~ connections) instead of words as given. */

@@ -251,15 +251,18 @@ export class Searcher {
    * holding all the terms, so it marks the OR hits, and the store need not work the marks out again.
    */
   async #lexical(q: LexicalQuery, enough: number, page: number): Promise<LexicalHit[]> {
-    if (q.terms.length < 2) return this.deps.store.search.lexical(q);
-    if (enough > page && (await this.deps.store.search.allTermsCount(q, enough)) < enough) return this.deps.store.search.lexical(q);
+    // The OR query's window is shared among its terms (each term's newest matches, never fewer
+    // than the candidates): a query of many common words ranks as many matches as one of two.
+    const any = { ...q, ...(q.window === undefined ? {} : { window: Math.max(Math.ceil(q.window / Math.max(1, q.terms.length)), q.limit) }) };
+    if (q.terms.length < 2) return this.deps.store.search.lexical(any);
+    if (enough > page && (await this.deps.store.search.allTermsCount(q, enough)) < enough) return this.deps.store.search.lexical(any);
     const all = await this.deps.store.search.lexical({ ...q, allTerms: true });
     // q.limit ≥ enough (the leg never ranks fewer than the page), so short of enough the AND
     // answer is every live object holding all the terms.
     if (all.length >= enough) return all;
     const marked = new Map(all.map((h) => [h.id, h]));
-    const any = await this.deps.store.search.lexical({ ...q, unmarked: true });
-    return any.map((h) => {
+    const hits = await this.deps.store.search.lexical({ ...any, unmarked: true });
+    return hits.map((h) => {
       const m = marked.get(h.id);
       return m ? { ...h, allTerms: true, phrase: m.phrase, ...(m.text ? { text: m.text } : {}) } : h;
     });

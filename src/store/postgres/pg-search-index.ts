@@ -88,18 +88,21 @@ export class PgSearchIndex implements SearchIndex {
     // The window, picked before any match is scored: the newest matches; for an OR query, each
     // term's newest matches, so that a rare word's matches are all in.
     const newest = (what: string, match: string) => `SELECT ${what} FROM objects o WHERE ${[`${column} @@ ${match}::tsquery`, ...kept].join(' AND ')} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}`;
-    const matched =
+    const scoredFrom = (from: string) => `SELECT o.seq, ${CANDIDATE_COLUMNS}, ${score.join(' + ')} AS score FROM ${from}`;
+    const windowed = (match: string) => scoredFrom(`(${newest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}`, match)}) o`);
+    const scored =
       q.window === undefined
-        ? `objects o WHERE ${where.join(' AND ')}`
+        ? scoredFrom(`objects o WHERE ${where.join(' AND ')}`)
         : q.allTerms
-          ? `(${newest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}`, '@match')}) o`
-          : // Each term's window brings its rows whole: joined back to objects by seq, the planner
-            // would hash-join the union with a scan of the whole table.
-            `(SELECT DISTINCT ON (o.seq) * FROM (${parsed.each.map((t, i) => ((params[`e${i}`] = t), `(${newest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}`, `@e${i}`)})`)).join(' UNION ALL ')}) o) o`;
+          ? windowed('@match')
+          : // Each term's window scored on its own (a row in two is scored twice), so that only
+            // narrow rows are merged: joined back to objects by seq, the planner would hash-join
+            // the union with a scan of the whole table, and merged whole, it sorts every vector.
+            `SELECT DISTINCT ON (o.seq) * FROM (${parsed.each.map((t, i) => ((params[`e${i}`] = t), `(${windowed(`@e${i}`)})`)).join(' UNION ALL ')}) o`;
     // Scored once (materialized); then only the hits are marked, and only phrase hits read their text.
     const rows = await all<CandidateColumns & { score: number; all_terms: boolean; phrase: boolean; title: string | null; content: string | null }>(
       this.db,
-      `WITH scored AS MATERIALIZED (SELECT o.seq, ${CANDIDATE_COLUMNS}, ${score.join(' + ')} AS score FROM ${matched}),
+      `WITH scored AS MATERIALIZED (${scored}),
        hits AS (SELECT * FROM scored WHERE score > 0 ORDER BY score DESC, seq ${limitSql(q.limit)})
        SELECT h.*, m.all_terms, m.phrase, CASE WHEN m.phrase THEN o.title END AS title, CASE WHEN m.phrase THEN o.content END AS content
        FROM hits h JOIN objects o ON o.seq = h.seq, LATERAL (SELECT ${allTerms} AS all_terms, ${phrase} AS phrase) m
