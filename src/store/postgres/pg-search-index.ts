@@ -89,7 +89,10 @@ export class PgSearchIndex implements SearchIndex {
     // term's newest matches, so that a rare word's matches are all in.
     const newest = (what: string, match: string) => `SELECT ${what} FROM objects o WHERE ${[`${column} @@ ${match}::tsquery`, ...kept].join(' AND ')} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}`;
     const scoredFrom = (from: string) => `SELECT o.seq, ${CANDIDATE_COLUMNS}, ${score.join(' + ')} AS score FROM ${from}`;
-    const windowed = (match: string) => scoredFrom(`(${newest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}`, match)}) o`);
+    // The window picked by seq alone (its sort moves narrow rows), then each row read by its key
+    // (OFFSET 0: not flattened into a join the planner could answer with a scan of the table).
+    const windowed = (match: string) =>
+      scoredFrom(`(${newest('o.seq', match)}) w CROSS JOIN LATERAL (SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column} FROM objects o WHERE o.seq = w.seq OFFSET 0) o`);
     const scored =
       q.window === undefined
         ? scoredFrom(`objects o WHERE ${where.join(' AND ')}`)
