@@ -137,6 +137,22 @@ it("answers as the store's own marked OR query would, whether the AND query fill
   expect(calls.or).toBeLessThan(4 * 2 * 3);
 });
 
+it("keeps every object holding all the terms when the OR query's window leaves the older ones out", async () => {
+  const exact = { ...row(0, 'pool exhausted'), topics: ['notes'], id: '01J00000000000000000000E00', dedupeKey: 'exact' };
+  await store.objects.insert(exact, live());
+  // Newer objects holding one word each: more than the OR query's window of either word.
+  for (let n = 0; n < 25; n++) {
+    for (const word of ['pool', 'exhausted']) await store.objects.insert({ ...row(0, `${word} note ${n}`), topics: ['notes'], id: `01J0000000000000000${word === 'pool' ? 'P' : 'X'}${String(n).padStart(6, '0')}`, dedupeKey: `${word}${n}` }, live());
+  }
+  const narrow = { ...limits, search: { ...limits.search, lexicalWindow: 10, candidates: 10 } };
+  const s = new Searcher({ store, clock, limits: narrow, log: createLogger('silent'), embedder: null, semanticBudgetMs: 100, topicCounts: (l, slugs) => store.objects.topicCounts(l, slugs) });
+  const { hits } = await s.search({ q: 'pool exhausted', mode: 'lexical', limit: 10 });
+  // Every object holding both words (the three of beforeEach and the old exact one) comes first.
+  const holdingBoth = [exact.id, ...[1, 2, 3].map((n) => row(n, '').id)];
+  expect(new Set(hits.slice(0, 4).map((h) => h.object.id))).toEqual(new Set(holdingBoth));
+  expect(hits).toHaveLength(10);
+});
+
 it('asks the lexical leg for the newest SEARCH_LEXICAL_WINDOW matches, an OR query a share per term, never fewer than its candidates', async () => {
   const windows: (number | undefined)[] = [];
   const spying: Store = Object.create(store, {

@@ -248,7 +248,8 @@ export class Searcher {
    * first, and one short of the page matched few objects and cost little. A whole candidate list
    * it seldom fills: there the index's count decides first, and a short count sends the OR query
    * alone, which marks its hits itself. When both run, the AND answer is every live object
-   * holding all the terms, so it marks the OR hits, and the store need not work the marks out again.
+   * holding all the terms, so it marks the OR hits (the store need not work the marks out
+   * again) and brings back any the OR query's window left out.
    */
   async #lexical(q: LexicalQuery, enough: number, page: number): Promise<LexicalHit[]> {
     // The OR query's window is shared among its terms (each term's newest matches, never fewer
@@ -261,11 +262,14 @@ export class Searcher {
     // answer is every live object holding all the terms.
     if (all.length >= enough) return all;
     const marked = new Map(all.map((h) => [h.id, h]));
-    const hits = await this.deps.store.search.lexical({ ...any, unmarked: true });
-    return hits.map((h) => {
+    const hits = (await this.deps.store.search.lexical({ ...any, unmarked: true })).map((h) => {
       const m = marked.get(h.id);
+      marked.delete(h.id);
       return m ? { ...h, allTerms: true, phrase: m.phrase, ...(m.text ? { text: m.text } : {}) } : h;
     });
+    // An object holding every term that the OR query left out (older than its window, or below
+    // its cut) still comes in: a match scores alike in either query, and outranks partial ones.
+    return marked.size ? [...hits, ...marked.values()].sort((a, b) => b.relevance - a.relevance) : hits;
   }
 
   /**
