@@ -60,9 +60,12 @@ export interface ObjectRow extends ObjectColumns<boolean> {
 /** "Live" on the table aliased `alias` (parameter @now): `live_until` is kept by domain/state.ts. */
 export const liveSql = (alias: string) => `${alias}.live_until > @now`;
 
-const OBJECT_COLUMNS =
-  'o.seq, o.id, o.type, o.title, o.content, o.topics, o.source_url, o.parent_id, o.author_id, o.author_trust, o.author_domain, ' +
-  'o.created_at, o.expires_at, o.last_verified_at, o.verification_count, o.contradiction_count, o.hidden, o.withdrawn, o.injection';
+/** An object's own columns, as stored. */
+const ROW_COLUMNS = [
+  'seq', 'id', 'type', 'title', 'content', 'topics', 'source_url', 'parent_id', 'author_id', 'author_trust', 'author_domain',
+  'created_at', 'expires_at', 'last_verified_at', 'verification_count', 'contradiction_count', 'hidden', 'withdrawn', 'injection',
+];
+const OBJECT_COLUMNS = ROW_COLUMNS.map((c) => `o.${c}`).join(', ');
 
 export const SELECT_OBJECT =
   `${OBJECT_COLUMNS}, (SELECT count(*) FROM objects r WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count, ` +
@@ -95,18 +98,18 @@ export async function writeFacts(db: PgSession, id: string, set: string, params:
   return true;
 }
 
-/**
- * Inserts an object with its topic rows and embedding job (the caller holds the transaction),
- * and answers it as stored, in one statement: each round trip to the server costs more than
- * the statement itself. The new object has no replies yet, which the reply count read here
- * (not seeing the new row) agrees with. With `dedupe`, a live object already stored under the
- * same dedupe key is answered instead (`created: false`) and nothing is written; the caller
- * holds the key's lock, taken in an earlier statement so this one's snapshot sees every
- * commit made under it.
- */
 /** The live object a new one would duplicate (objects_dedupe_id answers it). */
 export const DEDUPE_LOOKUP = `SELECT e.id FROM objects e WHERE e.dedupe_key = @dedupeKey AND ${liveSql('e')} ORDER BY e.id LIMIT 1`;
 
+/**
+ * Inserts an object with its topic rows and embedding job (the caller holds the transaction),
+ * and answers it as stored, in one statement: each round trip to the server costs more than
+ * the statement itself. The new object has no replies yet. With `dedupe`, a live object
+ * already stored under the same dedupe key is answered instead (`created: false`, read by a
+ * second statement: the rare case keeps the common one's plan small) and nothing is written;
+ * the caller holds the key's lock, taken in an earlier statement so this one's snapshot sees
+ * every commit made under it.
+ */
 export async function insertRow(
   db: PgSession,
   o: NewObject & { hidden?: boolean; withdrawn?: boolean },
@@ -116,7 +119,7 @@ export async function insertRow(
 ): Promise<{ object: StoredObject; created: boolean }> {
   const p = { ...objectParams(o, live.disputeMinContradictions), topics: o.topics, injection: o.injectionSuspected, enqueuedAt, ...liveParams(live) };
   const existing = dedupe ? DEDUPE_LOOKUP : 'SELECT NULL::text AS id WHERE false';
-  const row = await one<ObjectRow & { created: boolean }>(
+  const row = await one<ObjectRow & { existing_id: string | null }>(
     db,
     `WITH existing AS (${existing}),
      o AS (
@@ -127,18 +130,19 @@ export async function insertRow(
          @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
          @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil
        WHERE NOT EXISTS (SELECT 1 FROM existing)
-       RETURNING *),
+       RETURNING ${ROW_COLUMNS.join(', ')}, live_until),
      topics AS (
        INSERT INTO object_topics (topic, object_id, live_until)
        SELECT DISTINCT t, o.id, o.live_until FROM o, unnest(@topics::text[]) AS t),
      queued AS (INSERT INTO embed_queue (seq, enqueued_at) SELECT seq, @enqueuedAt FROM o)
-     SELECT true AS created, ${SELECT_OBJECT} FROM o
-     UNION ALL
-     SELECT false, ${SELECT_OBJECT} FROM objects o JOIN existing ON o.id = existing.id`,
+     SELECT (SELECT id FROM existing) AS existing_id, ${OBJECT_COLUMNS}, 0::bigint AS reply_count,
+       EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = o.author_id) AS author_reputable
+     FROM (SELECT) AS one LEFT JOIN o ON true`,
     p,
   );
-  const { created, ...stored } = row!;
-  return { object: toObject(stored), created };
+  const { existing_id: existingId, ...stored } = row!;
+  if (existingId !== null) return { object: (await getObjectRow(db, existingId, live))!, created: false };
+  return { object: toObject(stored), created: true };
 }
 
 /** Adds the type and topic filters shared by both search legs. */

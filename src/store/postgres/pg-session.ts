@@ -44,7 +44,8 @@ const types = {
  * that, a statement is sent whole, so no SQL built from a varying count can grow the
  * server's memory without bound. Every execution is still planned for its own values
  * (plan_cache_mode, set per connection below): a generic plan chosen for one search's words
- * answered another's 15 times slower.
+ * answered another's 15 times slower. Write batches, whose statements go by key, are planned
+ * once (pg-group-commit.ts).
  */
 const PREPARED_MAX = 500;
 const preparedNames = new Map<string, string>();
