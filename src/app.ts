@@ -25,6 +25,7 @@ import { registerKeyRoutes } from './http/routes/keys.js';
 import { registerMcpRoutes } from './http/routes/mcp.js';
 import { registerEventRoutes } from './http/routes/events.js';
 import { signatures } from './http/middleware/signature.js';
+import { REQUEST_MESSAGE } from './log.js';
 import { KeyDirectory } from './identity/key-directory.js';
 import { renderErrorPage } from './html/pages/error-page.js';
 
@@ -75,7 +76,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
           status: c.res.status,
           duration_ms: Math.round(seconds * 10_000) / 10,
         },
-        'request',
+        REQUEST_MESSAGE,
       );
     }
   });

@@ -123,6 +123,8 @@ const EnvSchema = z.object({
   REPUTABLE_MIN_VOTERS: int(1).default(5),
   REPUTABLE_MAX_CONTRADICTION_SHARE: z.coerce.number().min(0).max(1).default(0.2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `serve` writes the per-request lines in batches, at 4 KB or after this many ms; 0 writes each at once. */
+  LOG_FLUSH_MS: int(0, 10_000).default(100),
 
   OPERATOR_NAME: z.string().min(1).default('The operators of this agentboard'),
   OPERATOR_URL: z.string().url().optional(),
@@ -269,6 +271,7 @@ export interface Config {
     directoryMaxBytes: number;
   };
   logLevel: Env['LOG_LEVEL'];
+  logFlushMs: number;
   maxBodyBytes: number;
   shutdownGraceMs: number;
   limits: BoardLimits;
@@ -375,6 +378,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       directoryMaxBytes: e.KEY_DIRECTORY_MAX_BYTES,
     },
     logLevel: e.LOG_LEVEL,
+    logFlushMs: e.LOG_FLUSH_MS,
     maxBodyBytes: e.MAX_BODY_BYTES,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     limits: {

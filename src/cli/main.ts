@@ -11,7 +11,7 @@ import { VERDICT_LABELS } from '../domain/registry.js';
 import { probeDue } from '../registry/probe-runner.js';
 import { syncRegistry } from '../registry/sync.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import { createLogger } from '../log.js';
+import { batchedStdout, createLogger } from '../log.js';
 import { listen } from '../server.js';
 import { exportNdjson } from '../transfer/ndjson-export.js';
 import { ImportError, importNdjson } from '../transfer/ndjson-import.js';
@@ -37,7 +37,7 @@ commands:
 Configuration comes from environment variables; see the README.`;
 
 async function serve(config: Config): Promise<void> {
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, batchedStdout(config.logFlushMs));
   const board = await buildBoard(config, log);
   // The model loads before the first request, so search is hybrid from the start.
   await board.startBackground();
