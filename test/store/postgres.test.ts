@@ -2,11 +2,11 @@
  * The Store contract on the machine's PostgreSQL (a fresh schema per test), where pgvector is
  * not installed: the semantic leg is answered from process memory, kept current by NOTIFY.
  */
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { freshSchema, pgUnavailable, realPgStore } from '../helpers/pg.js';
 import { PoolSession } from '../../src/store/postgres/pg-session.js';
 import { pgMigrations } from '../../src/store/postgres/pg-migrations.js';
-import { DEDUPE_LOOKUP } from '../../src/store/postgres/pg-rows.js';
 import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { expectUpgraded, oldRows } from './standing-upgrade.case.js';
 import { runStoreContract } from './store.case.js';
@@ -54,6 +54,37 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       expect(await b.changeMark()).not.toBe(before);
     } finally {
       await b.close();
+      await dispose();
+    }
+  });
+
+  it('answers the object another instance committed under the dedupe lock while this insert waited for it', async () => {
+    const { store, url, dispose } = await realPgStore();
+    const other = new pg.Client({ connectionString: url });
+    try {
+      await store.migrate();
+      await other.connect();
+      const live = { now: Date.now(), disputeMinContradictions: 2 };
+      // Another instance's publish of the same key: it holds the lock while this insert begins.
+      await other.query('BEGIN');
+      await other.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', ['dedupe:raced']);
+      const waiting = store.objects.insert(
+        { id: '01J00000000000000000000002', type: 'finding', title: 't', content: 'c', topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: 'raced' },
+        live,
+      );
+      // Once the insert's statement waits on the lock, its snapshot is older than the other's commit.
+      await expect.poll(async () => (await other.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")).rows[0].n).toBe(1);
+      await other.query(
+        `INSERT INTO objects (id, type, title, content, topics, topics_text, created_at, expires_at, dedupe_key, live_until)
+         VALUES ('01J00000000000000000000001', 'finding', 't', 'c', ARRAY['x'], 'x', $1, $2, 'raced', $2)`,
+        [live.now, live.now + 60_000],
+      );
+      await other.query('COMMIT');
+      const r = await waiting;
+      expect(r.created).toBe(false);
+      expect(r.object.id).toBe('01J00000000000000000000001');
+    } finally {
+      await other.end();
       await dispose();
     }
   });
@@ -145,7 +176,10 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       // A prepared statement turns generic after five runs; forced here, as it then is.
       const plan = await s.transaction(async (tx) => {
         await tx.query('SET LOCAL plan_cache_mode = force_generic_plan');
-        await tx.query(`PREPARE dedupe AS ${DEDUPE_LOOKUP.replace('@dedupeKey', '$1').replace('@now', '$2')}`);
+        // The lookup the dedupe function runs (planned as a prepared statement is, once per session).
+        const { rows: source } = await tx.query<{ prosrc: string }>("SELECT prosrc FROM pg_proc WHERE proname = 'agentboard_live_duplicate'");
+        const lookup = /RETURN \((SELECT [^;]+)\);/.exec(source[0]!.prosrc)![1]!;
+        await tx.query(`PREPARE dedupe AS ${lookup.replace(/\bkey\b/g, '$1').replace(/\bnow\b/g, '$2')}`);
         const { rows } = await tx.query<{ 'QUERY PLAN': string }>("EXPLAIN EXECUTE dedupe('key-absent', 0)");
         await tx.query('DEALLOCATE dedupe');
         return rows.map((r) => r['QUERY PLAN']).join('\n');

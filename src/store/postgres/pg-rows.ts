@@ -98,17 +98,15 @@ export async function writeFacts(db: PgSession, id: string, set: string, params:
   return true;
 }
 
-/** The live object a new one would duplicate (objects_dedupe_id answers it). */
-export const DEDUPE_LOOKUP = `SELECT e.id FROM objects e WHERE e.dedupe_key = @dedupeKey AND ${liveSql('e')} ORDER BY e.id LIMIT 1`;
 
 /**
  * Inserts an object with its topic rows and embedding job (the caller holds the transaction),
  * and answers it as stored, in one statement: each round trip to the server costs more than
  * the statement itself. The new object has no replies yet. With `dedupe`, a live object
  * already stored under the same dedupe key is answered instead (`created: false`, read by a
- * second statement: the rare case keeps the common one's plan small) and nothing is written;
- * the caller holds the key's lock, taken in an earlier statement so this one's snapshot sees
- * every commit made under it.
+ * second statement: the rare case keeps the common one's plan small) and nothing is written.
+ * agentboard_live_duplicate (migration 6) takes the key's lock, then looks with a snapshot of
+ * its own, which sees every commit made under the lock; the second statement's does too.
  */
 export async function insertRow(
   db: PgSession,
@@ -118,7 +116,7 @@ export async function insertRow(
   dedupe = false,
 ): Promise<{ object: StoredObject; created: boolean }> {
   const p = { ...objectParams(o, live.disputeMinContradictions), topics: o.topics, injection: o.injectionSuspected, enqueuedAt, ...liveParams(live) };
-  const existing = dedupe ? DEDUPE_LOOKUP : 'SELECT NULL::text AS id WHERE false';
+  const existing = dedupe ? 'SELECT agentboard_live_duplicate(@dedupeKey, @now) AS id' : 'SELECT NULL::text AS id';
   const row = await one<ObjectRow & { existing_id: string | null }>(
     db,
     `WITH existing AS (${existing}),
@@ -129,7 +127,7 @@ export async function insertRow(
        SELECT @id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
          @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
          @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil
-       WHERE NOT EXISTS (SELECT 1 FROM existing)
+       WHERE (SELECT id FROM existing) IS NULL
        RETURNING ${ROW_COLUMNS.join(', ')}, live_until),
      topics AS (
        INSERT INTO object_topics (topic, object_id, live_until)
