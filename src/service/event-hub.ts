@@ -49,6 +49,8 @@ const PRUNE_EVERY_MS = 60_000;
 export class EventHub {
   readonly #subs = new Set<Subscriber>();
   #cursor = 0;
+  /** Events were appended while nobody listened: the cursor is behind, and the next subscriber moves it first. */
+  #behind = false;
   #started: Promise<void> | null = null;
   #draining: Promise<void> | null = null;
   #again = false;
@@ -98,6 +100,12 @@ export class EventHub {
    */
   async subscribe(filter: EventFilter, lastSeen: number | null, sink: SubscriberSink): Promise<() => void> {
     await this.start();
+    if (this.#behind) {
+      const { newest } = await this.o.store.events.bounds();
+      this.#cursor = Math.max(this.#cursor, newest);
+      this.#behind = false;
+    }
+    // In the same turn as the move above: a wake before this finds no subscriber and reads nothing.
     const sub: Subscriber = { filter, sink, last: this.#cursor, held: lastSeen === null ? null : [] };
     this.#subs.add(sub);
     const unsubscribe = () => void this.#subs.delete(sub);
@@ -138,13 +146,10 @@ export class EventHub {
 
   async #drain(): Promise<void> {
     if (this.#subs.size === 0) {
-      // Nobody is listening: move past what the log holds without reading its events and objects.
-      const { newest } = await this.o.store.events.bounds();
-      // One may have subscribed meanwhile, from the old cursor: then deliver as usual.
-      if (this.#subs.size === 0) {
-        this.#cursor = Math.max(this.#cursor, newest);
-        return;
-      }
+      // Nobody is listening: nothing is read (a query per commit, measured: a quarter of a
+      // publish's statements on PostgreSQL); the next subscriber moves the cursor first.
+      this.#behind = true;
+      return;
     }
     for (let read = await this.#read(this.#cursor); read.through !== null; read = await this.#read(this.#cursor)) {
       for (const d of read.deliveries) {

@@ -2,7 +2,7 @@
  * GET /events: filters, replay with Last-Event-ID, hidden content, resets, stream limits and
  * heartbeats, on one board in process (the cross-instance case is test/e2e/instances.test.ts).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
 import { readSse, type SseReader } from '../helpers/sse.js';
 
@@ -112,6 +112,24 @@ describe('GET /events', () => {
     // An id this board never gave is a reset too.
     const future = await subscribe('', { 'last-event-id': '999999' });
     expect((await future.waitFor(1))[0]!.event).toBe('reset');
+  });
+
+  it('reads nothing of the log while nobody listens, and a later subscriber gets only what comes after it', async () => {
+    await b.services.events.start();
+    const bounds = vi.spyOn(b.services.store.events, 'bounds');
+    const after = vi.spyOn(b.services.store.events, 'after');
+    for (let i = 0; i < 3; i++) await publish('/findings', { content: `published to nobody ${i}`, topics: ['events'] });
+    // Each commit woke the hub (the SQLite store on commit, PostgreSQL by NOTIFY).
+    await new Promise((r) => setTimeout(r, 200));
+    expect(bounds).not.toHaveBeenCalled();
+    expect(after).not.toHaveBeenCalled();
+    const s = await subscribe();
+    const f = await publish('/findings', { content: 'published to a listener', topics: ['events'] });
+    const [first] = await s.waitFor(1);
+    expect(first!.data.object.id).toBe(f.id);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(s.events).toHaveLength(1);
+    expect(bounds).toHaveBeenCalledTimes(1);
   });
 
   it('sends a heartbeat comment on idle streams', async () => {
