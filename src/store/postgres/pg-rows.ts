@@ -98,7 +98,6 @@ export async function writeFacts(db: PgSession, id: string, set: string, params:
   return true;
 }
 
-
 /**
  * Inserts an object with its topic rows and embedding job (the caller holds the transaction),
  * and answers it as stored, in one statement: each round trip to the server costs more than
