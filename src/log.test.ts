@@ -26,14 +26,12 @@ function child(flushMs: number, body: string): Promise<string[]> {
     let out = '';
     p.stdout.on('data', (d: Buffer) => (out += d));
     p.on('error', reject);
-    p.on('close', () =>
-      resolve(
-        out
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => (l.startsWith('#') ? l : ((j: { path?: string; msg: string }) => j.path ?? j.msg)(JSON.parse(l) as { path?: string; msg: string }))),
-      ),
-    );
+    const shown = (line: string) => {
+      if (line.startsWith('#')) return line;
+      const j = JSON.parse(line) as { path?: string; msg: string };
+      return j.path ?? j.msg;
+    };
+    p.on('close', () => resolve(out.split('\n').filter(Boolean).map(shown)));
   });
 }
 
