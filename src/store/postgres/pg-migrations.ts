@@ -229,6 +229,7 @@ DROP INDEX objects_dedupe;`,
     // A publish's dedupe lock and lookup in its insert statement, one round trip instead of
     // two. VOLATILE: under READ COMMITTED the lookup takes a snapshot of its own, after the lock
     // is granted, so it sees the object a racing publish of the same key committed under it.
+    // Its "live" is liveSql's (pg-rows.ts), frozen here as a migration is.
     name: 'the dedupe lock and lookup in one call',
     sql: `CREATE FUNCTION agentboard_live_duplicate(key text, now bigint) RETURNS text LANGUAGE plpgsql VOLATILE AS $$
 BEGIN

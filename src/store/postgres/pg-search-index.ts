@@ -236,4 +236,3 @@ export class PgSearchIndex implements SearchIndex {
     return last;
   }
 }
-
