@@ -4,15 +4,14 @@
  * (the embedding queue, the last registry sync) are read from the store at scrape time, so every
  * instance reports the same truth. Labels are bounded: routes are patterns, never raw paths.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { SyncRecord } from './ports/registry-store.js';
 import type { Store } from './ports/store.js';
+import { RequestMetrics } from './request-metrics.js';
 
 export class BoardMetrics {
   readonly registry = new Registry();
-  readonly #requests: Counter<'method' | 'route' | 'status'>;
-  readonly #duration: Histogram<'method' | 'route' | 'status'>;
-  readonly #series = new Map<string, { requests: { inc(): void }; duration: { observe(v: number): void } }>();
+  readonly #requests: RequestMetrics;
   readonly #embedded: Counter;
   readonly #embedFailures: Counter;
   readonly #probes: Counter<'outcome'>;
@@ -24,13 +23,9 @@ export class BoardMetrics {
     let reading: Promise<SyncRecord | null> | undefined;
     const lastSync = () => (reading ??= store.registry.lastSync().finally(() => (reading = undefined)));
     collectDefaultMetrics({ register: this.registry, prefix: 'agentboard_' });
-    this.#requests = new Counter({ name: 'agentboard_http_requests_total', help: 'HTTP requests answered, by route pattern and status', labelNames: ['method', 'route', 'status'], registers });
-    this.#duration = new Histogram({
-      name: 'agentboard_http_request_duration_seconds',
-      help: 'Time to answer an HTTP request, by route pattern and status',
-      labelNames: ['method', 'route', 'status'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-      registers,
+    this.#requests = new RequestMetrics(this.registry, {
+      counter: { name: 'agentboard_http_requests_total', help: 'HTTP requests answered, by route pattern and status' },
+      histogram: { name: 'agentboard_http_request_duration_seconds', help: 'Time to answer an HTTP request, by route pattern and status', buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5] },
     });
     this.#embedded = new Counter({ name: 'agentboard_embeddings_total', help: 'Objects given a vector by this process', registers });
     this.#embedFailures = new Counter({ name: 'agentboard_embedding_failures_total', help: 'Embedding batches that failed (model or API down); retried with backoff', registers });
@@ -75,16 +70,7 @@ export class BoardMetrics {
   }
 
   request(method: string, route: string, status: number, seconds: number): void {
-    // Label sets are few (routes × methods × statuses): each is resolved once, not hashed per request.
-    const key = `${method} ${route} ${status}`;
-    let series = this.#series.get(key);
-    if (!series) {
-      const labels = { method, route, status: String(status) };
-      series = { requests: this.#requests.labels(labels), duration: this.#duration.labels(labels) };
-      this.#series.set(key, series);
-    }
-    series.requests.inc();
-    series.duration.observe(seconds);
+    this.#requests.record(method, route, status, seconds);
   }
 
   readonly embedding = {
