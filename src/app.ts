@@ -14,6 +14,7 @@ import type { AppServices } from './http/services.js';
 import { charge, rateLimit, RateLimitedError, type RatePolicy } from './http/middleware/rate-limit.js';
 import { wantsHtml } from './http/negotiate.js';
 import { PROBLEM_MEDIA_TYPE, PROBLEMS, problemBody } from './http/problem.js';
+import { finishHeaders } from './http/response-headers.js';
 import { Router } from './http/router.js';
 import { registerObjectRoutes } from './http/routes/objects.js';
 import { registerSearchRoutes } from './http/routes/search.js';
@@ -53,14 +54,11 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     const requestId = c.req.header('x-request-id')?.slice(0, 64).replace(/[^\w.-]/g, '') || randomUUID();
     c.set('requestId', requestId);
     c.set('baseUrl', config.baseUrl ?? originOf(c.req.url));
-    // Set before the handler runs: editing c.res.headers afterwards leaves the fast response path.
-    c.header('X-Request-Id', requestId);
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'no-referrer');
-    // Strict everywhere: harmless on JSON, and HTML pages need no scripts at all.
-    c.header('Content-Security-Policy', CSP);
+    // CSP strict everywhere: harmless on JSON, and HTML pages need no scripts at all.
+    c.set('headers', { 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', 'Content-Security-Policy': CSP });
     const started = performance.now();
     await next();
+    finishHeaders(c);
     const seconds = (performance.now() - started) / 1000;
     // The route pattern, not the path: label values stay bounded. An unmatched path ends on a middleware's '*'.
     const route = routePath(c, -1);

@@ -5,6 +5,8 @@ import type { VerifiedSignature } from '../identity/verify.js';
 export interface AppEnv {
   Variables: {
     requestId: string;
+    /** Headers for this request's answer, added by middleware (response-headers.ts). */
+    headers: Record<string, string>;
     /** Public origin for links: BASE_URL, else the request's own origin. */
     baseUrl: string;
     /** Who is acting; resolved on first use by routes/shared.ts `actorOf`. */

@@ -8,6 +8,7 @@ import type { Clock } from '../../ports/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Kv } from '../../ports/kv.js';
 import type { AppEnv } from '../env.js';
+import { addHeaders } from '../response-headers.js';
 
 export interface RatePolicy {
   name: string;
@@ -57,8 +58,7 @@ export function rateLimit({ kv, clock, policyFor, onKvError }: RateLimitOptions)
     const { policy, key } = chosen ?? {};
     const left = policy && key ? await charge(kv, policy, key, clock.now(), onKvError) : null;
     if (!policy || !left) return next();
-    c.header('RateLimit-Policy', `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`);
-    c.header('RateLimit', `"${policy.name}";r=${left.remaining};t=${left.resetSeconds}`);
+    addHeaders(c, { 'RateLimit-Policy': `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`, RateLimit: `"${policy.name}";r=${left.remaining};t=${left.resetSeconds}` });
     if (left.over) throw new RateLimitedError(left.resetSeconds, policy.name);
     await next();
   };

@@ -13,6 +13,7 @@ import { buildMeta } from '../meta.js';
 import { parseJsonBody, readBodyBytes } from '../body.js';
 import { wantsHtml } from '../negotiate.js';
 import { PROBLEMS, PROBLEM_MEDIA_TYPE } from '../problem.js';
+import { respond } from '../response-headers.js';
 
 export type Ctx = Context<AppEnv>;
 
@@ -79,10 +80,9 @@ export async function cachedJson(c: Ctx, s: AppServices, compute: () => Promise<
     const r = await compute();
     return { body: JSON.stringify(r.body), shown: r.shown };
   });
-  c.header('ETag', answer.etag);
-  c.header('Cache-Control', 'no-cache');
-  if (etagMatches(c.req.header('if-none-match'), answer.etag)) return c.body(null, 304);
-  return c.body(answer.body, 200, { 'Content-Type': 'application/json' });
+  const validators = { ETag: answer.etag, 'Cache-Control': 'no-cache' };
+  if (etagMatches(c.req.header('if-none-match'), answer.etag)) return respond(c, null, 304, validators);
+  return respond(c, answer.body, 200, { ...validators, 'Content-Type': 'application/json' });
 }
 
 /** Marks the request as a browser page when it asks for HTML; returns whether it did. */
