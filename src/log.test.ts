@@ -51,12 +51,12 @@ describe('batchedStdout', () => {
     expect(lines).toEqual(['#waited', '/a', '/b', 'something', '#exiting', '/c']);
   });
 
-  it('writes waiting request lines after the interval, and at once past 4 KB', async () => {
+  it('writes waiting request lines after the interval, and at once past 64 KB', async () => {
     expect(await child(50, `request('/a'); await new Promise((r) => setTimeout(r, 300)); mark('later');`)).toEqual(['/a', '#later']);
-    const full = await child(60_000, `for (let i = 0; i < 100; i++) request('/' + i + 'x'.repeat(60)); mark('sent');`);
+    const full = await child(60_000, `for (let i = 0; i < 1000; i++) request('/' + i + 'x'.repeat(60)); mark('sent');`);
     // Some lines went out before the script went on, the rest at exit; all of them, in order.
     expect(full.indexOf('#sent')).toBeGreaterThan(0);
-    expect(full.filter((l) => l !== '#sent')).toEqual(Array.from({ length: 100 }, (_, i) => `/${i}${'x'.repeat(60)}`));
+    expect(full.filter((l) => l !== '#sent')).toEqual(Array.from({ length: 1000 }, (_, i) => `/${i}${'x'.repeat(60)}`));
   });
 
   it('is not used with 0: each line is written as it is logged', async () => {

@@ -4,7 +4,8 @@ import pino, { type Logger } from 'pino';
 /** The message of the one line each request logs (app.ts). */
 export const REQUEST_MESSAGE = 'request';
 const REQUEST_TAIL = `"msg":"${REQUEST_MESSAGE}"}\n`;
-const BATCH_BYTES = 4096;
+/** 64 KB: a cached GET took 3 µs less CPU than with 4 KB (A/B, two boards under the same load). */
+const BATCH_BYTES = 64 * 1024;
 
 /**
  * Standard output for `serve`, written synchronously: request lines (pino writes msg last) wait
