@@ -73,8 +73,14 @@ export class ReadCache {
    * size is null). Callers share a kept value, so none may change it.
    */
   async value<V>(key: string, compute: () => Promise<ComputedValue<V>>): Promise<V> {
-    const found = await this.many([key], async () => new Map([[key, await compute()]]));
-    return found.get(key) as V;
+    // many() for one key, without its list and maps: a cached GET is this and little else.
+    const mark = await this.#mark();
+    const now = this.o.now();
+    const hit = this.#fresh(key, mark, now);
+    if (hit) return hit.value as V;
+    const computed = await compute();
+    await this.#keep([[key, computed]], mark, now);
+    return computed.value;
   }
 
   /**
@@ -83,31 +89,46 @@ export class ReadCache {
    */
   async many<V>(keys: readonly string[], compute: (missing: string[]) => Promise<Map<string, ComputedValue<V>>>): Promise<Map<string, V>> {
     const found = new Map<string, V>();
-    const keep = this.o.maxBytes > 0;
-    // Read before the answers: a write landing while they are computed leaves them stale-marked.
-    const mark = keep ? await this.o.store.changeMark() : null;
+    const mark = await this.#mark();
     const now = this.o.now();
     const missing: string[] = [];
     for (const key of keys) {
-      const hit = this.#entries.get(key);
-      if (hit && mark !== null && hit.mark === mark && now < hit.validUntil) {
-        // Least recently used order is the Map's insertion order.
-        this.#entries.delete(key);
-        this.#entries.set(key, hit);
-        found.set(key, hit.value as V);
-      } else missing.push(key);
+      const hit = this.#fresh(key, mark, now);
+      if (hit) found.set(key, hit.value as V);
+      else missing.push(key);
     }
     if (missing.length === 0) return found;
     const computed = await compute(missing);
-    const expiry = keep && mark !== null ? await this.#nextExpiry(mark, now) : 0;
+    await this.#keep(computed, mark, now);
+    for (const [key, { value }] of computed) found.set(key, value);
+    return found;
+  }
+
+  /** The store's change mark, read before the answers (a write landing while they are computed leaves them stale-marked); null when nothing is kept. */
+  #mark(): Promise<number | string | null> | null {
+    return this.o.maxBytes > 0 ? this.o.store.changeMark() : null;
+  }
+
+  /** The entry under `key` if it is still exact (and now the most recently used), else undefined. */
+  #fresh(key: string, mark: number | string | null, now: number): Entry | undefined {
+    const hit = this.#entries.get(key);
+    if (!hit || mark === null || hit.mark !== mark || now >= hit.validUntil) return undefined;
+    // Least recently used order is the Map's insertion order.
+    this.#entries.delete(key);
+    this.#entries.set(key, hit);
+    return hit;
+  }
+
+  /** Keeps what was computed under `mark` (unless its size is null), until it could first change. */
+  async #keep(computed: Iterable<[string, ComputedValue<unknown>]>, mark: number | string | null, now: number): Promise<void> {
+    if (mark === null) return;
+    const expiry = await this.#nextExpiry(mark, now);
     for (const [key, { value, size, shown = [] }] of computed) {
-      found.set(key, value);
-      if (!keep || mark === null || size === null) continue;
+      if (size === null) continue;
       let validUntil = expiry;
       for (const o of shown) validUntil = Math.min(validUntil, nextShownChange(o, now, this.o.expiringFraction));
       this.#store(key, { value, mark, validUntil, size });
     }
-    return found;
   }
 
   async #nextExpiry(mark: number | string, now: number): Promise<number> {
