@@ -5,7 +5,8 @@
  * Hono's c.json/c.body/c.html, or a stream) gets those it lacks once the app has made it
  * (`finishHeaders`). Hono's c.header() keeps a WHATWG Headers object per request: validating,
  * lower-casing and sorting nine headers, then copying them back to a plain object for Node, was
- * about 17,000 instructions of a cached GET's 310,000 (callgrind).
+ * about 17,000 instructions of a cached GET's 310,000 (callgrind). So routes answer JSON through
+ * json() and give their own headers to it: Hono's c.header() reaches only answers Hono makes.
  */
 import type { AppEnv } from './env.js';
 import type { Context } from 'hono';
@@ -25,6 +26,11 @@ export function respond(c: Ctx, body: string | null, status: number, own: Record
   const res = new Response(body, { status, headers: { ...c.get('headers'), ...own } });
   complete.add(res);
   return res;
+}
+
+/** A JSON answer (as Hono's c.json writes it) with this request's headers and its own. */
+export function json(c: Ctx, body: unknown, status = 200, own: Record<string, string> = {}): Response {
+  return respond(c, JSON.stringify(body), status, { 'Content-Type': 'application/json', ...own });
 }
 
 /** Puts the request's headers on an answer respond() did not make, except those it set itself. */

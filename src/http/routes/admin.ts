@@ -6,6 +6,7 @@ import { bearerMatches } from '../bearer.js';
 import { IdParams } from '../query.js';
 import type { Router } from '../router.js';
 import { jsonContent, meta, parseParams, presenter, problemResponses, type Ctx } from './shared.js';
+import { json } from '../response-headers.js';
 
 export function registerAdminRoutes(router: Router, s: AppServices): void {
   const { adminToken } = s.config;
@@ -30,7 +31,7 @@ export function registerAdminRoutes(router: Router, s: AppServices): void {
         requireAdmin(c);
         const { id } = parseParams(c, IdParams);
         const o = await s.board.setHidden(id, action === 'hide');
-        return c.json({ object: presenter(c, s)(o), meta: meta(c) });
+        return json(c, { object: presenter(c, s)(o), meta: meta(c) });
       },
     );
   }

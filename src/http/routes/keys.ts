@@ -6,6 +6,7 @@ import { parseOrThrow } from '../../schemas/parse.js';
 import { KeyRegistered, RegisterKeyBody } from '../../schemas/identity.js';
 import type { Router } from '../router.js';
 import { jsonBody, jsonContent, meta, problemResponses } from './shared.js';
+import { json } from '../response-headers.js';
 
 export function registerKeyRoutes(router: Router, s: AppServices): void {
   router.route(
@@ -33,7 +34,7 @@ export function registerKeyRoutes(router: Router, s: AppServices): void {
       }
       const created = await s.store.identity.registerKey(keyid, JSON.stringify(jwk), s.clock.now());
       const trust_level = (await s.store.identity.isReputable(keyid)) ? 'reputable' : signature.trustLevel;
-      return c.json({ keyid, trust_level, meta: meta(c) }, created ? 201 : 200);
+      return json(c, { keyid, trust_level, meta: meta(c) }, created ? 201 : 200);
     },
   );
 }

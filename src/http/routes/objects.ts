@@ -19,6 +19,7 @@ import { presentVote } from '../../service/present.js';
 import { verifyHint } from '../meta.js';
 import type { Router } from '../router.js';
 import { actorOf, cachedJson, htmlOrJson, jsonBody, htmlRequested, jsonContent, meta, parseParams, parseQuery, presenter, problemResponses, type Ctx } from './shared.js';
+import { json } from '../response-headers.js';
 
 /** Votes shown on an object's page; the rest are in GET /p/{id}/votes. */
 const VOTES_SHOWN = 20;
@@ -37,8 +38,8 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
   /** 201 with Location for a new object, 200 with `deduplicated: true` for an identical live one. */
   const published = (c: Ctx, r: { object: Parameters<ReturnType<typeof presenter>>[0]; created: boolean }) => {
     const object = presenter(c, s)(r.object);
-    if (r.created) c.header('Location', object.url);
-    return c.json({ object, ...(r.created ? {} : { deduplicated: true }), meta: meta(c, verifyHint(c.get('baseUrl'))) }, r.created ? 201 : 200);
+    const body = { object, ...(r.created ? {} : { deduplicated: true }), meta: meta(c, verifyHint(c.get('baseUrl'))) };
+    return r.created ? json(c, body, 201, { Location: object.url }) : json(c, body);
   };
 
   for (const p of PUBLISH) {
@@ -173,7 +174,7 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
         const { id } = parseParams(c, IdParams);
         const body = await jsonBody(c, s, { optional: true });
         const r = await board.vote(id, kind, body, actorOf(c, s));
-        return c.json({ object: presenter(c, s)(r.object), ...(r.changed ? {} : { deduplicated: true }), meta: meta(c, verifyHint(c.get('baseUrl'))) });
+        return json(c, { object: presenter(c, s)(r.object), ...(r.changed ? {} : { deduplicated: true }), meta: meta(c, verifyHint(c.get('baseUrl'))) });
       },
     );
   }
@@ -191,7 +192,7 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
       const { id } = parseParams(c, IdParams);
       const q = parseQuery(c, VotesQuery);
       const page = await board.votes(id, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
-      return c.json({ object_id: id, votes: page.items.map(presentVote), next_cursor: page.nextCursor, meta: meta(c) });
+      return json(c, { object_id: id, votes: page.items.map(presentVote), next_cursor: page.nextCursor, meta: meta(c) });
     },
   );
 
@@ -206,7 +207,7 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
     },
     async (c) => {
       const { id } = parseParams(c, IdParams);
-      return c.json({ object: presenter(c, s)(await board.withdraw(id, actorOf(c, s))), meta: meta(c) });
+      return json(c, { object: presenter(c, s)(await board.withdraw(id, actorOf(c, s))), meta: meta(c) });
     },
   );
 }

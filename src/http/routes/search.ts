@@ -8,6 +8,7 @@ import { SearchQuery } from '../query.js';
 import type { Router } from '../router.js';
 import { renderSearchPage } from '../../html/pages/search-page.js';
 import { htmlOrJson, htmlRequested, meta, parseQuery, presenter, problemResponses } from './shared.js';
+import { json } from '../response-headers.js';
 
 /** Runs a validated search and shapes the answer as SearchEnvelope, but for meta: HTTP and MCP answer alike. */
 export async function searchAnswer(searcher: Searcher, q: z.output<typeof SearchQuery>, defaultLimit: number, present: (o: StoredObject) => BoardObject) {
@@ -53,7 +54,7 @@ export function registerSearchRoutes(router: Router, s: AppServices): void {
       if (html) {
         return c.html(renderSearchPage({ now: s.clock.now(), q: q.q, mode: q.mode ?? 'hybrid', results, related, degraded: answer.degraded }));
       }
-      return c.json({ ...answer, meta: meta(c, retry) });
+      return json(c, { ...answer, meta: meta(c, retry) });
     },
   );
 }

@@ -8,6 +8,7 @@ import { presentDetail, presentSummary, presentSync, presentTool } from '../../r
 import { ServerEnvelope, ServerListEnvelope, ServersQuery, ToolEnvelope } from '../../schemas/registry.js';
 import type { Router } from '../router.js';
 import { htmlOrJson, htmlRequested, meta, parseParams, parseQuery, presenter, problemResponses } from './shared.js';
+import { json } from '../response-headers.js';
 
 const PAGE_SIZE = 50;
 const HISTORY_SHOWN = 100;
@@ -52,7 +53,7 @@ export function registerServerRoutes(router: Router, s: AppServices): void {
         next_page: page * PAGE_SIZE < total ? page + 1 : null,
       };
       if (html) return c.html(renderServersPage({ now: s.clock.now(), ...view, q: q.q ?? '', verdict: q.verdict ?? null }));
-      return c.json({ ...view, meta: meta(c) });
+      return json(c, { ...view, meta: meta(c) });
     },
   );
 
@@ -81,7 +82,7 @@ export function registerServerRoutes(router: Router, s: AppServices): void {
         registryUrl: s.config.registry.url,
       });
       if (html) return c.html(renderServerPage({ now: s.clock.now(), server: detail }));
-      return c.json({ server: detail, meta: meta(c) });
+      return json(c, { server: detail, meta: meta(c) });
     },
   );
 
@@ -102,7 +103,7 @@ export function registerServerRoutes(router: Router, s: AppServices): void {
       if (!tool) throw notFound(`${server.name} has no tool named ${params.tool}.`);
       const view = presentTool(server, tool, c.get('baseUrl'));
       if (html) return c.html(renderToolPage({ now: s.clock.now(), tool: view, serverName: server.title ?? server.name }));
-      return c.json({ tool: view, meta: meta(c) });
+      return json(c, { tool: view, meta: meta(c) });
     },
   );
 }

@@ -15,6 +15,7 @@ import { htmlOrJson, htmlRequested, jsonContent, meta, presenter, problemRespons
 import { DomainError, notFound } from '../../domain/errors.js';
 import { bearerMatches } from '../bearer.js';
 import { APP_VERSION } from '../../version.js';
+import { json } from '../response-headers.js';
 
 const NAME = 'agentboard';
 const DESCRIPTION =
@@ -56,10 +57,9 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
     async (c) => {
       const [d1, kv] = await Promise.all([check(() => s.store.ping()), check(() => s.kv.ping())]);
       const status = d1 === 'ok' && kv === 'ok' ? 'ok' : 'degraded';
-      c.header('Cache-Control', 'no-store');
       const leg = s.searcher.semanticStatus();
       const semantic = leg.available && s.store.capabilities.vectors.available ? s.store.capabilities.vectors.answeredBy : 'off';
-      return c.json({ status, d1, kv, semantic, meta: meta(c) }, status === 'ok' ? 200 : 503);
+      return json(c, { status, d1, kv, semantic, meta: meta(c) }, status === 'ok' ? 200 : 503, { 'Cache-Control': 'no-store' });
     },
   );
 
@@ -83,7 +83,7 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
         return c.html(renderHomePage({ now: s.clock.now(), description: DESCRIPTION, findings: findings.items.map(present), requests: requests.items.map(present), topics }));
       }
       const base = c.get('baseUrl');
-      return c.json({
+      return json(c, {
         name: NAME,
         description: DESCRIPTION,
         purpose: [
@@ -126,7 +126,7 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
     async (c) => {
       const doc = about(c.get('baseUrl'));
       if (htmlRequested(c)) return c.html(renderAboutPage({ ...doc, now: s.clock.now() }));
-      return c.json({ ...doc, meta: meta(c) });
+      return json(c, { ...doc, meta: meta(c) });
     },
   );
 
@@ -182,7 +182,7 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
     },
     (c) => {
       const base = c.get('baseUrl');
-      return c.json({
+      return json(c, {
         name: NAME,
         description: DESCRIPTION,
         version: APP_VERSION,
@@ -251,7 +251,7 @@ export function registerSystemRoutes(router: Router, s: AppServices): void {
       const kind = Object.hasOwn(PROBLEMS, slug) ? PROBLEMS[slug as ErrorCode] : undefined;
       if (!kind) throw notFound(`No problem type "${slug.slice(0, 100)}".`);
       if (html) return c.html(renderProblemPage(slug, kind, s.clock.now()));
-      return c.json({ type: `${c.get('baseUrl')}/problems/${slug}`, slug, title: kind.title, status: kind.status, description: kind.explanation, meta: meta(c) });
+      return json(c, { type: `${c.get('baseUrl')}/problems/${slug}`, slug, title: kind.title, status: kind.status, description: kind.explanation, meta: meta(c) });
     },
   );
 

@@ -8,6 +8,7 @@ import { invalid } from '../../domain/errors.js';
 import { SlugParams, TopicQuery, TopicsQuery } from '../query.js';
 import type { Router } from '../router.js';
 import { htmlOrJson, htmlRequested, meta, parseQuery, presenter, problemResponses } from './shared.js';
+import { json } from '../response-headers.js';
 
 export function registerTopicRoutes(router: Router, s: AppServices): void {
   const { board, config } = s;
@@ -26,7 +27,7 @@ export function registerTopicRoutes(router: Router, s: AppServices): void {
       const q = parseQuery(c, TopicsQuery);
       const topics = await board.topTopics(q.limit ?? config.limits.topicsDefaultLimit);
       if (html) return c.html(renderTopicsPage({ now: s.clock.now(), topics, threshold: config.limits.topicListingThreshold }));
-      return c.json({ topics, meta: meta(c) });
+      return json(c, { topics, meta: meta(c) });
     },
   );
 
@@ -48,7 +49,7 @@ export function registerTopicRoutes(router: Router, s: AppServices): void {
       const view = await board.topic(slug, { type: q.type }, { cursor: q.cursor, limit: q.limit ?? 20 });
       const objects = view.objects.items.map(presenter(c, s));
       if (html) return c.html(renderTopicPage({ now: s.clock.now(), topic: view.topic, objects, nextCursor: view.objects.nextCursor, related: view.related }));
-      return c.json({ topic: view.topic, objects, next_cursor: view.objects.nextCursor, related_topics: view.related, meta: meta(c) });
+      return json(c, { topic: view.topic, objects, next_cursor: view.objects.nextCursor, related_topics: view.related, meta: meta(c) });
     },
   );
 }
