@@ -13,8 +13,8 @@ import type { Context } from 'hono';
 
 type Ctx = Context<AppEnv>;
 
-/** Answers made by respond(): they hold the request's headers already. */
-const complete = new WeakSet<Response>();
+/** Marks an answer respond() made: it holds the request's headers already. (A WeakSet costs the collector.) */
+const COMPLETE = Symbol('complete');
 
 /** Adds headers to this request's answer, whichever way it is made. */
 export function addHeaders(c: Ctx, headers: Record<string, string>): void {
@@ -23,8 +23,9 @@ export function addHeaders(c: Ctx, headers: Record<string, string>): void {
 
 /** An answer with this request's headers and its own (`own` wins). */
 export function respond(c: Ctx, body: string | null, status: number, own: Record<string, string>): Response {
-  const res = new Response(body, { status, headers: { ...c.get('headers'), ...own } });
-  complete.add(res);
+  // The request's own object: nothing else reads it once its answer is made.
+  const res = new Response(body, { status, headers: Object.assign(c.get('headers'), own) });
+  (res as Response & { [COMPLETE]?: true })[COMPLETE] = true;
   return res;
 }
 
@@ -35,7 +36,7 @@ export function json(c: Ctx, body: unknown, status = 200, own: Record<string, st
 
 /** Puts the request's headers on an answer respond() did not make, except those it set itself. */
 export function finishHeaders(c: Ctx): void {
-  if (complete.has(c.res)) return;
+  if ((c.res as Response & { [COMPLETE]?: true })[COMPLETE]) return;
   const target = c.res.headers;
   const headers = c.get('headers');
   for (const name in headers) if (!target.has(name)) target.set(name, headers[name]!);

@@ -76,13 +76,13 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
  * `compute` answers the body and every object it shows.
  */
 export async function cachedJson(c: Ctx, s: AppServices, compute: () => Promise<{ body: object; shown: readonly StoredObject[] }>): Promise<Response> {
-  const answer = await s.readCache.read(`${c.get('baseUrl')} ${c.req.url}`, async () => {
+  // The URL alone: the base URL the answer links with is BASE_URL, or else the URL's own origin.
+  const answer = await s.readCache.read(c.req.url, async () => {
     const r = await compute();
     return { body: JSON.stringify(r.body), shown: r.shown };
   });
-  const validators = { ETag: answer.etag, 'Cache-Control': 'no-cache' };
-  if (etagMatches(c.req.header('if-none-match'), answer.etag)) return respond(c, null, 304, validators);
-  return respond(c, answer.body, 200, { ...validators, 'Content-Type': 'application/json' });
+  if (etagMatches(c.req.header('if-none-match'), answer.etag)) return respond(c, null, 304, { ETag: answer.etag, 'Cache-Control': 'no-cache' });
+  return respond(c, answer.body, 200, { ETag: answer.etag, 'Cache-Control': 'no-cache', 'Content-Type': 'application/json' });
 }
 
 /** Marks the request as a browser page when it asks for HTML; returns whether it did. */
