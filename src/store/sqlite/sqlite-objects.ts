@@ -26,8 +26,7 @@ export class SqliteObjects implements ObjectStore {
       const existing = this.sql(`SELECT o.id FROM objects o WHERE o.dedupe_key = @key AND ${liveSql('o')} ORDER BY o.id LIMIT 1`)
         .get({ key: o.dedupeKey, ...liveParams(live) }) as { id: string } | undefined;
       if (existing) return { object: getObjectRow(this.sql, existing.id, live)!, created: false };
-      insertRow(this.sql, o, live.disputeMinContradictions);
-      return { object: getObjectRow(this.sql, o.id, live)!, created: true };
+      return { object: insertRow(this.sql, o, live.disputeMinContradictions), created: true };
     });
   }
 

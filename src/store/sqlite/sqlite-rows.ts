@@ -77,25 +77,30 @@ export function writeFacts(sql: Sql, id: string, set: string, params: Record<str
   return true;
 }
 
-/** Inserts one object and its topic rows; the caller holds the write transaction. */
-export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn?: boolean }, minContradictions: number): void {
+/**
+ * Inserts one object and its topic rows, and answers it as stored; the caller holds the write
+ * transaction. A new object has no replies yet: it is read back without SELECT_OBJECT's count.
+ */
+export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn?: boolean }, minContradictions: number): StoredObject {
   const p = objectParams(o, minContradictions);
-  sql(
+  const row = sql(
     `INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
        author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
        hidden, withdrawn, injection, dedupe_key, live_until)
      VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
        @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
-       @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil)`,
-  ).run({
+       @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil)
+     RETURNING *, 0 AS reply_count, EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = objects.author_id) AS author_reputable`,
+  ).get({
     ...p,
     topics: JSON.stringify(o.topics),
     hidden: p.hidden ? 1 : 0,
     withdrawn: p.withdrawn ? 1 : 0,
     injection: o.injectionSuspected ? 1 : 0,
-  });
+  }) as ObjectRow;
   const addTopic = sql('INSERT OR IGNORE INTO object_topics (topic, object_id, live_until) VALUES (?, ?, ?)');
   for (const t of o.topics) addTopic.run(t, o.id, p.liveUntil);
+  return toObject(row);
 }
 
 /** Adds the type and topic filters shared by both search legs. */
