@@ -45,12 +45,19 @@ export const presenter = (c: Ctx, s: AppServices) => presenterAt(c.get('baseUrl'
 
 /**
  * Who is acting, computed on first use: anonymous callers are a keyed hash of their address.
- * Resolved lazily because most requests (reads) never need it.
+ * Resolved lazily because most requests (reads) never need it, and the hash (an HMAC, 2% of
+ * an anonymous publish) only when read: votes read it, publishes do not.
  */
 export function actorOf(c: Ctx, s: AppServices): Actor {
   let actor = c.get('actor');
   if (!actor) {
-    actor = { author: null, voterId: anonymousVoterId(s.voterSecret, clientAddress(c, s.config.trustProxy)) };
+    let voterId: string | undefined;
+    actor = {
+      author: null,
+      get voterId() {
+        return (voterId ??= anonymousVoterId(s.voterSecret, clientAddress(c, s.config.trustProxy)));
+      },
+    };
     c.set('actor', actor);
   }
   return actor;
