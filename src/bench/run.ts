@@ -87,6 +87,8 @@ function slice(url: string, l: Load, seconds: number): Promise<SliceResult> {
 /** What a row reports of one side. */
 interface Measured {
   rps: number;
+  /** req/s of each turn's slice, in turn order. */
+  turns: number[];
   p50: number;
   p99: number;
   /** Errors, timeouts and non-2xx answers. */
@@ -128,6 +130,7 @@ async function interleaved<T extends Target[]>(targets: [...T]): Promise<{ [K in
     const merged = aggregateResult(parts, { url: t.url, connections: t.load.connections });
     const m: Measured = {
       rps: parts.reduce((n, r) => n + r.totalCompletedRequests, 0) / parts.reduce((n, r) => n + r.duration, 0),
+      turns: parts.map((r) => r.totalCompletedRequests / r.duration),
       p50: merged.latency.p50,
       p99: merged.latency.p99,
       failures: merged.errors + merged.non2xx + merged.timeouts,
@@ -286,8 +289,11 @@ function tableOf(results: { store: string; rows: Row[] }[]): string {
       }
       const ratio = r.board.rps / r.floor.rps;
       const met = ratio >= r.goal && r.board.failures === 0;
+      // Each turn's board slice against its floor slice: how far one run's ratio can be trusted.
+      const turns = r.board.turns.map((b, i) => (100 * b) / r.floor.turns[i]!);
+      const spread = `${Math.min(...turns).toFixed(0)}–${Math.max(...turns).toFixed(0)}%`;
       lines.push(
-        `| ${store} | ${r.operation} | ${Math.round(r.board.rps)} | ${r.board.p50} | ${r.board.p99} | ${r.floorName} | ${Math.round(r.floor.rps)} | ${(ratio * 100).toFixed(0)}% | ≥ ${r.goal * 100}% | ${met ? 'yes' : '**no**'} |`,
+        `| ${store} | ${r.operation} | ${Math.round(r.board.rps)} | ${r.board.p50} | ${r.board.p99} | ${r.floorName} | ${Math.round(r.floor.rps)} | ${(ratio * 100).toFixed(0)}% (${spread}) | ≥ ${r.goal * 100}% | ${met ? 'yes' : '**no**'} |`,
       );
     }
   }
@@ -330,7 +336,7 @@ async function main(): Promise<void> {
 
 Produced by \`npm run bench\` (src/bench/run.ts) on ${new Date().toISOString().slice(0, 10)}, commit ${commit()}, in ${minutes} min.
 
-- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}. Load generator (autocannon, this process), board and floor are separate processes sharing the machine${setups.length > 1 ? ' (with PostgreSQL and Redis besides)' : ''}; each side of a row runs ${DURATION_S} s in ${SLICES} slices taken in turn with the other side's, each turn in the reverse order of the last (board, floor, floor, board…), so that a drift in the machine's speed during the run falls on both sides alike; reads on ${READ_CONNECTIONS} connections, publishes on ${WRITE_CONNECTIONS}; req/s is the requests completed over the slices' time, and p50 and p99 come from the slices' merged latency histograms.
+- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}. Load generator (autocannon, this process), board and floor are separate processes sharing the machine${setups.length > 1 ? ' (with PostgreSQL and Redis besides)' : ''}; each side of a row runs ${DURATION_S} s in ${SLICES} slices taken in turn with the other side's, each turn in the reverse order of the last (board, floor, floor, board…), so that a drift in the machine's speed during the run falls on both sides alike; reads on ${READ_CONNECTIONS} connections, publishes on ${WRITE_CONNECTIONS}; req/s is the requests completed over the slices' time, and p50 and p99 come from the slices' merged latency histograms. Board / floor is the row's ratio, then in brackets the lowest and the highest of its turns (each turn's board slice against its floor slice): on this kind of machine one run's ratio moves by up to a fifth from run to run, so a ratio whose turns straddle its goal is no verdict.
 - Board: one \`agentboard serve\` process per store (${setups.map((s) => s.name).join(', ')}${setups.length > 1 ? '; PostgreSQL 15 with a pool of 10, Redis for rate limits and nonces, vectors in process memory' : ''}), seeded over HTTP with ${SEED} findings of 12–30 words from a 160-word technical vocabulary, embedded with the bundled model before the first row; rate limits off, one JSON log line per request (to a file, as a collector would take it).
 - Search rows cycle through ${QUERIES} two-word queries, which after the first round the board answers from its cache of search candidates (exact: nothing is written meanwhile; see README, Reads are cached, exactly); the rows marked "every query new" send ${newQueries.length.toLocaleString('en')} distinct two-word queries in turn, more than a row gets through, so each is a miss and the full-text query runs every time. POST rows publish a distinct text per request: each is a real insert with its dedupe check, its event and its embedding job.
 - Floors, each a bare \`node:http\` process (src/bench/floor-server.ts): the same bytes for reads; for lexical search the engine's own query over the same objects, all before the board's publishes (${setups.map((s) => (s.name === 'PostgreSQL' ? 'PostgreSQL: `plainto_tsquery` match of all words, `ts_rank`, expiry filter, top 10' : 'SQLite: FTS5 `MATCH` of all words, `bm25(4,2,1)`, `snippet`, expiry join, top 10')).join('; ')}); for publishing one insert into a full-text-indexed table (the board embeds what its slice published before the floor's slice starts).
