@@ -291,9 +291,10 @@ function tableOf(results: { store: string; rows: Row[] }[]): string {
       const met = ratio >= r.goal && r.board.failures === 0;
       // Each turn's board slice against its floor slice: how far one run's ratio can be trusted.
       const turns = r.board.turns.map((b, i) => (100 * b) / r.floor.turns[i]!);
-      const spread = `${Math.min(...turns).toFixed(0)}–${Math.max(...turns).toFixed(0)}%`;
+      // Whole per cents, rounded down: a ratio shown at its goal has met it.
+      const spread = `${Math.floor(Math.min(...turns))}–${Math.floor(Math.max(...turns))}%`;
       lines.push(
-        `| ${store} | ${r.operation} | ${Math.round(r.board.rps)} | ${r.board.p50} | ${r.board.p99} | ${r.floorName} | ${Math.round(r.floor.rps)} | ${(ratio * 100).toFixed(0)}% (${spread}) | ≥ ${r.goal * 100}% | ${met ? 'yes' : '**no**'} |`,
+        `| ${store} | ${r.operation} | ${Math.round(r.board.rps)} | ${r.board.p50} | ${r.board.p99} | ${r.floorName} | ${Math.round(r.floor.rps)} | ${Math.floor(ratio * 100)}% (${spread}) | ≥ ${r.goal * 100}% | ${met ? 'yes' : '**no**'} |`,
       );
     }
   }
