@@ -26,7 +26,7 @@ import { registerKeyRoutes } from './http/routes/keys.js';
 import { registerMcpRoutes } from './http/routes/mcp.js';
 import { registerEventRoutes } from './http/routes/events.js';
 import { signatures } from './http/middleware/signature.js';
-import { REQUEST_MESSAGE } from './log.js';
+import { requestLogger } from './log.js';
 import { KeyDirectory } from './identity/key-directory.js';
 import { renderErrorPage } from './html/pages/error-page.js';
 
@@ -47,8 +47,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     if (prefix !== lastOrigin.prefix) lastOrigin = { prefix, origin: new URL(url).origin };
     return lastOrigin.origin;
   };
-  // The request line's fields are fixed and hold no secret: it skips the redaction scan (half its cost).
-  const requestLog = log.child({}, { redact: { paths: [] } });
+  const logRequest = requestLogger(log);
 
   app.use(async function requestContext(c, next) {
     const requestId = c.req.header('x-request-id')?.slice(0, 64).replace(/[^\w.-]/g, '') || randomUUID();
@@ -63,20 +62,15 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     // The route pattern, not the path: label values stay bounded. An unmatched path ends on a middleware's '*'.
     const route = routePath(c, -1);
     metrics.request(c.req.method, route.includes('*') ? 'unmatched' : route, c.res.status, seconds);
-    // One wide event per request; bodies and secrets are never logged. Built only when it is written.
-    if (requestLog.isLevelEnabled('info')) {
-      requestLog.info(
-        {
-          request_id: requestId,
-          client: clientAddress(c, config.trustProxy),
-          method: c.req.method,
-          path: c.req.path,
-          status: c.res.status,
-          duration_ms: Math.round(seconds * 10_000) / 10,
-        },
-        REQUEST_MESSAGE,
-      );
-    }
+    // One wide event per request; bodies and secrets are never logged.
+    logRequest(() => ({
+      request_id: requestId,
+      client: clientAddress(c, config.trustProxy),
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      duration_ms: Math.round(seconds * 10_000) / 10,
+    }));
   });
 
   app.use(cors('GET, HEAD, POST, DELETE'));

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { createLogger, REQUEST_MESSAGE, requestLogger, type RequestFields } from './log.js';
 
 const LOG = fileURLToPath(new URL('./log.ts', import.meta.url));
 
@@ -61,5 +62,41 @@ describe('batchedStdout', () => {
 
   it('is not used with 0: each line is written as it is logged', async () => {
     expect(await child(0, `request('/a'); mark('one'); request('/b'); mark('two');`)).toEqual(['/a', '#one', '/b', '#two']);
+  });
+});
+
+describe('requestLogger', () => {
+  const capture = () => {
+    const lines: string[] = [];
+    return { lines, destination: { write: (line: string) => void lines.push(line) } };
+  };
+  const withoutTime = (line: string) => line.replace(/"time":\d+/, '"time":0');
+
+  it("writes the line pino writes for the same fields, whatever the path holds", () => {
+    const { lines, destination } = capture();
+    const log = createLogger('info', destination);
+    const paths = ['/p/01J00000000000000000000000', '/search?q="quoted"\\back', '/ünïcode/😀', '/control\u0001\u001f\n\t', '/lone\ud800surrogate'];
+    for (const path of paths) {
+      const fields: RequestFields = { request_id: 'req-1.a_b', client: '::ffff:127.0.0.1', method: 'GET', path, status: 404, duration_ms: 0.3 };
+      requestLogger(log)(() => fields);
+      log.info(fields, REQUEST_MESSAGE);
+    }
+    expect(lines).toHaveLength(paths.length * 2);
+    for (let i = 0; i < lines.length; i += 2) {
+      expect(withoutTime(lines[i]!)).toBe(withoutTime(lines[i + 1]!));
+      expect(JSON.parse(lines[i]!)).toMatchObject({ level: 30, service: 'agentboard', path: paths[i / 2], status: 404, msg: REQUEST_MESSAGE });
+      expect(Math.abs((JSON.parse(lines[i]!) as { time: number }).time - Date.now())).toBeLessThan(60_000);
+    }
+  });
+
+  it('writes nothing, and builds nothing, when info is off', () => {
+    const { lines, destination } = capture();
+    let built = 0;
+    requestLogger(createLogger('warn', destination))(() => {
+      built++;
+      return { request_id: 'r', client: 'c', method: 'GET', path: '/', status: 200, duration_ms: 1 };
+    });
+    expect(lines).toEqual([]);
+    expect(built).toBe(0);
   });
 });

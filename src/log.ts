@@ -35,6 +35,38 @@ export function batchedStdout(flushMs: number): pino.DestinationStream {
   };
 }
 
+/** The fields of the one line each request logs. */
+export interface RequestFields {
+  request_id: string;
+  client: string;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+}
+
+/**
+ * Writes the request line as pino would (`log.info(fields, REQUEST_MESSAGE)`: level, time,
+ * the logger's bindings, the fields, msg last), straight to the logger's destination. pino's
+ * generic path (serializers, redaction, a check per key) was 19,000 of a cached GET's 212,000
+ * instructions (callgrind), for a line whose fields are fixed. Bodies and secrets are never in it.
+ */
+export function requestLogger(log: Logger): (fields: () => RequestFields) => void {
+  const internals = log as unknown as Record<symbol, unknown>;
+  const stream = internals[pino.symbols.streamSym] as pino.DestinationStream;
+  const head = `{"level":${log.levels.values.info},"time":`;
+  const bindings = internals[pino.symbols.chindingsSym] as string;
+  const tail = `,"msg":${JSON.stringify(REQUEST_MESSAGE)}}\n`;
+  // Built only when it is written.
+  return (fields) => {
+    if (!log.isLevelEnabled('info')) return;
+    const f = fields();
+    stream.write(
+      `${head}${Date.now()}${bindings},"request_id":${JSON.stringify(f.request_id)},"client":${JSON.stringify(f.client)},"method":${JSON.stringify(f.method)},"path":${JSON.stringify(f.path)},"status":${f.status},"duration_ms":${f.duration_ms}${tail}`,
+    );
+  };
+}
+
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {
