@@ -48,8 +48,9 @@ export interface RequestFields {
 /**
  * Writes the request line as pino would (`log.info(fields, REQUEST_MESSAGE)`: level, time,
  * the logger's bindings, the fields, msg last), straight to the logger's destination. pino's
- * generic path (serializers, redaction, a check per key) was 19,000 of a cached GET's 212,000
- * instructions (callgrind), for a line whose fields are fixed. Bodies and secrets are never in it.
+ * generic path (serializers, redaction, a check per key) did work a line of fixed fields does
+ * not need: a cached GET took about 202,000 instructions instead of 212,000 (callgrind).
+ * Bodies and secrets are never in it.
  */
 export function requestLogger(log: Logger): (fields: () => RequestFields) => void {
   const internals = log as unknown as Record<symbol, unknown>;
