@@ -123,7 +123,7 @@ const EnvSchema = z.object({
   REPUTABLE_MIN_VOTERS: int(1).default(5),
   REPUTABLE_MAX_CONTRADICTION_SHARE: z.coerce.number().min(0).max(1).default(0.2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** `serve` writes the per-request lines in batches, at 4 KB or after this many ms; 0 writes each at once. */
+  /** `serve` writes the per-request lines in batches, at 64 KB or after this many ms; 0 writes each at once. */
   LOG_FLUSH_MS: int(0, 10_000).default(100),
 
   OPERATOR_NAME: z.string().min(1).default('The operators of this agentboard'),

@@ -67,9 +67,12 @@ const ROW_COLUMNS = [
 ];
 const OBJECT_COLUMNS = ROW_COLUMNS.map((c) => `o.${c}`).join(', ');
 
+/** Whether the author of the object on the table aliased `alias` stands as reputable (reputable_authors). */
+const authorReputableSql = (alias: string) => `EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = ${alias}.author_id)`;
+
 export const SELECT_OBJECT =
   `${OBJECT_COLUMNS}, (SELECT count(*) FROM objects r WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count, ` +
-  'EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = o.author_id) AS author_reputable';
+  `${authorReputableSql('o')} AS author_reputable`;
 
 export const liveParams = (live: LiveCriteria) => ({ now: live.now });
 
@@ -133,7 +136,7 @@ export async function insertRow(
        SELECT DISTINCT t, o.id, o.live_until FROM o, unnest(@topics::text[]) AS t),
      queued AS (INSERT INTO embed_queue (seq, enqueued_at) SELECT seq, @enqueuedAt FROM o)
      SELECT (SELECT id FROM existing) AS existing_id, ${OBJECT_COLUMNS}, 0::bigint AS reply_count,
-       EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = o.author_id) AS author_reputable
+       ${authorReputableSql('o')} AS author_reputable
      FROM (SELECT) AS one LEFT JOIN o ON true`,
     p,
   );

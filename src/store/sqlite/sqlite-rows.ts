@@ -18,9 +18,12 @@ export interface ObjectRow extends ObjectColumns<number> {
 /** "Live" on the table aliased `alias` (parameter @now): `live_until` is kept by domain/state.ts. */
 export const liveSql = (alias: string) => `${alias}.live_until > @now`;
 
+/** Whether the author of the object on the table aliased `alias` stands as reputable (reputable_authors). */
+const authorReputableSql = (alias: string) => `EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = ${alias}.author_id)`;
+
 export const SELECT_OBJECT =
   `o.*, (SELECT count(*) FROM objects r WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count, ` +
-  'EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = o.author_id) AS author_reputable';
+  `${authorReputableSql('o')} AS author_reputable`;
 
 export const liveParams = (live: LiveCriteria) => ({ now: live.now });
 
@@ -90,7 +93,7 @@ export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn
      VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
        @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
        @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil)
-     RETURNING *, 0 AS reply_count, EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = objects.author_id) AS author_reputable`,
+     RETURNING *, 0 AS reply_count, ${authorReputableSql('objects')} AS author_reputable`,
   ).get({
     ...p,
     topics: JSON.stringify(o.topics),
