@@ -43,9 +43,9 @@ const EnvSchema = z.object({
   SQLITE_VECTORS: z.enum(['memory', 'scan']).default('memory'),
   /** PostgreSQL connections each process opens at most. */
   DATABASE_POOL_SIZE: int(1, 1000).default(10),
-  /** Most write transactions PostgreSQL commits together (group commit); 1 commits each alone. */
+  /** Most publishes PostgreSQL inserts in one statement, and most other write transactions it commits together (group commit); 1 commits each alone. */
   PG_GROUP_COMMIT_MAX: int(1, 1000).default(32),
-  /** Group commits in flight at once per process, each on its own pooled connection. */
+  /** Batches of each kind (publishes, other writes) in flight at once per process, each on its own pooled connection. */
   PG_GROUP_COMMIT_CONNECTIONS: int(1, 1000).default(2),
   /** How often (ms) a process merges the full-text indexes' pending lists after writes; 0 leaves it to the server's vacuums. */
   PG_INDEX_UPKEEP_MS: int(0, 3_600_000).default(5000),

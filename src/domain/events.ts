@@ -22,7 +22,7 @@ export interface BoardEvent {
 
 export type NewEvent = Omit<BoardEvent, 'seq'>;
 
-export const eventOf = (kind: EventKind, o: StoredObject, at: number): NewEvent => ({
+export const eventOf = (kind: EventKind, o: Pick<StoredObject, 'id' | 'type' | 'topics' | 'parentId'>, at: number): NewEvent => ({
   kind,
   objectId: o.id,
   type: o.type,

@@ -41,11 +41,6 @@ export interface BulkObject extends NewObject {
 }
 
 export interface ObjectStore {
-  /**
-   * Inserts the object unless a live object with the same dedupe key exists, atomically:
-   * racing identical inserts create exactly one row.
-   */
-  insert(o: NewObject, live: LiveCriteria): Promise<{ object: StoredObject; created: boolean }>;
   /** The object in any state; `live` decides which replies its reply_count counts. */
   get(id: string, live: LiveCriteria): Promise<StoredObject | null>;
   /** Several objects in any state, in one read; unknown ids are left out, order is not kept. */

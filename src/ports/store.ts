@@ -5,10 +5,12 @@
  * it; the embedded SQLite adapter answers synchronously inside. Pinned by the contract suite in
  * test/store/store.case.ts.
  */
+import type { NewEvent } from '../domain/events.js';
+import type { LiveCriteria, StoredObject } from '../domain/model.js';
 import type { EmbedQueue } from './embed-queue.js';
 import type { EventLog } from './event-log.js';
 import type { IdentityStore } from './identity-store.js';
-import type { ObjectStore } from './object-store.js';
+import type { NewObject, ObjectStore } from './object-store.js';
 import type { RegistryStore } from './registry-store.js';
 import type { SearchIndex } from './search-index.js';
 import type { VoteStore } from './vote-store.js';
@@ -39,6 +41,13 @@ export interface Store {
   readonly identity: IdentityStore;
   /** The push stream's events, for replay and for every instance. */
   readonly events: EventLog;
+
+  /**
+   * Inserts the object unless a live object with the same dedupe key exists, and appends
+   * `event` when it does insert it, in one transaction: racing identical publishes create
+   * exactly one row and one event. Concurrent publishes may share a transaction.
+   */
+  publish(o: NewObject, live: LiveCriteria, event: NewEvent): Promise<{ object: StoredObject; created: boolean }>;
 
   /**
    * Runs `fn` as one transaction: every write it makes through `tx` lands, or none does (fn

@@ -6,6 +6,7 @@ import type { NewObject } from '../ports/object-store.js';
 import type { Store } from '../ports/store.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import { Searcher } from './search.js';
+import { publishObject } from '../../test/helpers/publish.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const limits = loadConfig({}).limits;
@@ -29,7 +30,7 @@ const row = (n: number, content: string): NewObject => ({
 });
 
 async function insertAll(rows: readonly (readonly [number, string])[]) {
-  for (const [n, content] of rows) await store.objects.insert(row(n, content), live());
+  for (const [n, content] of rows) await publishObject(store, row(n, content), live());
 }
 
 function searcher(s: Store) {
@@ -139,10 +140,10 @@ it("answers as the store's own marked OR query would, whether the AND query fill
 
 it("keeps every object holding all the terms when the OR query's window leaves the older ones out", async () => {
   const exact = { ...row(0, 'pool exhausted'), topics: ['notes'], id: '01J00000000000000000000E00', dedupeKey: 'exact' };
-  await store.objects.insert(exact, live());
+  await publishObject(store, exact, live());
   // Newer objects holding one word each: more than the OR query's window of either word.
   for (let n = 0; n < 25; n++) {
-    for (const word of ['pool', 'exhausted']) await store.objects.insert({ ...row(0, `${word} note ${n}`), topics: ['notes'], id: `01J0000000000000000${word === 'pool' ? 'P' : 'X'}${String(n).padStart(6, '0')}`, dedupeKey: `${word}${n}` }, live());
+    for (const word of ['pool', 'exhausted']) await publishObject(store, { ...row(0, `${word} note ${n}`), topics: ['notes'], id: `01J0000000000000000${word === 'pool' ? 'P' : 'X'}${String(n).padStart(6, '0')}`, dedupeKey: `${word}${n}` }, live());
   }
   const narrow = { ...limits, search: { ...limits.search, lexicalWindow: 10, candidates: 10 } };
   const s = new Searcher({ store, clock, limits: narrow, log: createLogger('silent'), embedder: null, semanticBudgetMs: 100, topicCounts: (l, slugs) => store.objects.topicCounts(l, slugs) });

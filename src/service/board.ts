@@ -335,10 +335,6 @@ export class Board {
       ...derivedFields({ ...o, author }),
     };
     // The object and its `created` event commit together, or neither does.
-    return this.deps.store.withTransaction(async (tx) => {
-      const r = await tx.objects.insert(row, live);
-      if (r.created) await tx.events.append(eventOf('created', r.object, live.now));
-      return r;
-    });
+    return this.deps.store.publish(row, live, eventOf('created', row, live.now));
   }
 }

@@ -7,6 +7,7 @@ import { PgliteSession, pgliteStores } from '../helpers/pg.js';
 import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { hasIterativeScan, PgvectorLeg } from '../../src/store/postgres/pg-vectors.js';
 import { runStoreContract } from './store.case.js';
+import { publishObject } from '../helpers/publish.js';
 
 runStoreContract({ name: 'pglite + pgvector', makeStore: pgliteStores() });
 runStoreContract({ name: 'pglite, vectors in memory', makeStore: pgliteStores({ vectorIndex: 'memory' }) });
@@ -21,7 +22,7 @@ it('pglite: answers the semantic leg from the HNSW index when pgvector is instal
   for (let i = 0; i < 50; i++) {
     const id = `01J000000000000000000000${String(i).padStart(2, '0')}`;
     ids.push(id);
-    await store.objects.insert({ id, type: 'finding', title: id, content: id, topics: [i === 49 ? 'rare' : 'x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id }, live);
+    await publishObject(store, { id, type: 'finding', title: id, content: id, topics: [i === 49 ? 'rare' : 'x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id }, live);
     const angle = (i / 50) * Math.PI;
     await store.embeddings.save('m', [{ id, vector: Float32Array.of(Math.cos(angle), Math.sin(angle), 0) }]);
   }

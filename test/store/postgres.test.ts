@@ -10,6 +10,7 @@ import { pgMigrations } from '../../src/store/postgres/pg-migrations.js';
 import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { expectUpgraded, oldRows } from './standing-upgrade.case.js';
 import { runStoreContract } from './store.case.js';
+import { publishObject } from '../helpers/publish.js';
 
 const unavailable = await pgUnavailable();
 if (unavailable) console.warn(`skipping the PostgreSQL store suite: ${unavailable}`);
@@ -39,12 +40,12 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       await b.migrate();
       const live = { now: Date.now(), disputeMinContradictions: 2 };
       const row = (id: string) => ({ id, type: 'finding' as const, title: id, content: id, topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id });
-      await a.objects.insert(row('01J00000000000000000000001'), live);
+      await publishObject(a, row('01J00000000000000000000001'), live);
       const q = { live, vector: Float32Array.of(1, 0), model: 'm', limit: 5 };
       // b loads its index (one vector), then a saves another: b hears of it.
       await a.embeddings.save('m', [{ id: '01J00000000000000000000001', vector: Float32Array.of(1, 0) }]);
       expect((await b.search.semantic(q)).map((h) => h.id)).toEqual(['01J00000000000000000000001']);
-      await a.objects.insert(row('01J00000000000000000000002'), live);
+      await publishObject(a, row('01J00000000000000000000002'), live);
       await a.embeddings.save('m', [{ id: '01J00000000000000000000002', vector: Float32Array.of(0.8, 0.6) }]);
       await expect.poll(async () => (await b.search.semantic(q)).map((h) => h.id), { timeout: 5000 }).toEqual(['01J00000000000000000000001', '01J00000000000000000000002']);
       // A vector alone (no other write) moves b's change mark too, or b's cached answers would keep the old nearest.
@@ -68,7 +69,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       // Another instance's publish of the same key: it holds the lock while this insert begins.
       await other.query('BEGIN');
       await other.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', ['dedupe:raced']);
-      const waiting = store.objects.insert(
+      const waiting = publishObject(store, 
         { id: '01J00000000000000000000002', type: 'finding', title: 't', content: 'c', topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: 'raced' },
         live,
       );
@@ -133,7 +134,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       const contents = ['the pool exhausted again', 'exhausted: the pool', 'a pool party', 'pools exhausting', "o'brien's pool"];
       for (const [i, content] of contents.entries()) {
         const id = `01J0000000000000000000000${i}`;
-        await learned.objects.insert({ id, type: 'finding', title: 'x', content, topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id }, live);
+        await publishObject(learned, { id, type: 'finding', title: 'x', content, topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id }, live);
       }
       const parses = () => texts.filter((t) => t.includes('phraseto_tsquery')).length;
       for (const stemmed of [false, true]) {
@@ -197,7 +198,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     const publish = async (store: PgStore, n: number) => {
       for (let i = 0; i < n; i++) {
         const id = `01J0000000000000000000${String(i).padStart(4, '0')}`;
-        await store.objects.insert({ id, type: 'finding', title: `pool ${i}`, content: `the pool exhausted ${i}`, topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id }, live);
+        await publishObject(store, { id, type: 'finding', title: `pool ${i}`, content: `the pool exhausted ${i}`, topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id }, live);
       }
     };
     // gin_clean_pending_list answers the pages it moved: 0 once nothing is pending.

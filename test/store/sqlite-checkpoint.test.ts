@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BACKSTOP_PAGES, Checkpointer, DEFAULT_AUTOCHECKPOINT_PAGES } from '../../src/store/sqlite/checkpointer.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { runStoreContract } from './store.case.js';
+import { publishObject } from '../helpers/publish.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -31,27 +32,27 @@ const until = async (what: string, ok: () => boolean, ms = 5000) => {
 
 const live = { now: Date.now(), disputeMinContradictions: 3 };
 let n = 0;
-const publish = (store: SqliteStore) =>
-  store.withTransaction(async (tx) => {
-    const id = `01K${String(++n).padStart(23, '0')}`;
-    await tx.objects.insert(
-      {
-        id,
-        type: 'finding',
-        title: `checkpoint ${n}`,
-        content: `a finding written to the log, number ${n} `.repeat(20),
-        topics: ['ckpt'],
-        sourceUrl: null,
-        parentId: null,
-        author: null,
-        createdAt: live.now,
-        expiresAt: live.now + 86_400_000,
-        dedupeKey: id,
-        injectionSuspected: false,
-      },
-      live,
-    );
-  });
+const publish = (store: SqliteStore) => {
+  const id = `01K${String(++n).padStart(23, '0')}`;
+  return publishObject(
+    store,
+    {
+      id,
+      type: 'finding',
+      title: `checkpoint ${n}`,
+      content: `a finding written to the log, number ${n} `.repeat(20),
+      topics: ['ckpt'],
+      sourceUrl: null,
+      parentId: null,
+      author: null,
+      createdAt: live.now,
+      expiresAt: live.now + 86_400_000,
+      dedupeKey: id,
+      injectionSuspected: false,
+    },
+    live,
+  );
+};
 
 describe('write-ahead log checkpoints on their own thread', () => {
   it("copy committed pages into the database file without a commit reaching SQLite's threshold", async () => {

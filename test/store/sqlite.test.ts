@@ -9,6 +9,7 @@ import { migrations } from '../../src/store/sqlite/migrations.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { expectUpgraded, oldRows } from './standing-upgrade.case.js';
 import { runStoreContract } from './store.case.js';
+import { publishObject } from '../helpers/publish.js';
 
 const require = createRequire(import.meta.url);
 
@@ -97,10 +98,10 @@ it('sqlite: a write blocked by another process past busy_timeout is unavailable,
   }
   const held = holder.objects.bulkImport(waiting(), live);
   await new Promise((resolve) => setTimeout(resolve, 10));
-  await expect(waiter.objects.insert(newRow('01J0000000000000000000000C', live.now), live)).rejects.toMatchObject({ code: 'unavailable' });
+  await expect(publishObject(waiter, newRow('01J0000000000000000000000C', live.now), live)).rejects.toMatchObject({ code: 'unavailable' });
   release();
   await held;
-  expect((await waiter.objects.insert(newRow('01J0000000000000000000000D', live.now), live)).created).toBe(true);
+  expect((await publishObject(waiter, newRow('01J0000000000000000000000D', live.now), live)).created).toBe(true);
   await holder.close();
   await waiter.close();
   rmSync(dir, { recursive: true, force: true });
@@ -133,7 +134,7 @@ it('sqlite: two handles on one file claim disjoint embedding jobs (leases are in
   const b = new SqliteStore(path);
   await a.migrate();
   const live = { now: Date.now(), disputeMinContradictions: 2 };
-  for (let i = 0; i < 6; i++) await a.objects.insert(newRow(`01J000000000000000000000${String(i).padStart(2, '0')}`, live.now), live);
+  for (let i = 0; i < 6; i++) await publishObject(a, newRow(`01J000000000000000000000${String(i).padStart(2, '0')}`, live.now), live);
   const [fromA, fromB] = [await a.embeddings.claim(live, 4, 60_000), await b.embeddings.claim(live, 4, 60_000)];
   expect(fromA).toHaveLength(4);
   expect(fromB).toHaveLength(2);
@@ -153,7 +154,7 @@ it('sqlite: each handle keeps its in-memory vectors current with the others’ w
     expect(b.capabilities.vectors).toEqual({ available: true, answeredBy: 'process-memory' });
     const live = { now: Date.now(), disputeMinContradictions: 2 };
     const id = (i: number) => `01J0000000000000000000000${i}`;
-    for (let i = 1; i <= 3; i++) await a.objects.insert(newRow(id(i), live.now), live);
+    for (let i = 1; i <= 3; i++) await publishObject(a, newRow(id(i), live.now), live);
     const q = { live, vector: Float32Array.of(1, 0), model: 'm', limit: 5 };
     const nearest = async () => (await b.search.semantic(q)).map((h) => h.id);
     // b loads its copy (one vector), then a saves another: b's next query has it.

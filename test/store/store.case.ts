@@ -3,6 +3,7 @@
  * (`runStoreContract({ name, makeStore })`). A behaviour is done only when it holds here.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventOf } from '../../src/domain/events.js';
 import type { ObjectType } from '../../src/domain/model.js';
 import type { LiveCriteria } from '../../src/domain/model.js';
 import { ManualClock } from '../../src/clock.js';
@@ -10,6 +11,7 @@ import { UlidGenerator } from '../../src/domain/ulid.js';
 import { BulkRowError, type BulkObject, type NewObject } from '../../src/ports/object-store.js';
 import type { Store } from '../../src/ports/store.js';
 import type { ProbeOutcome, RegistryEntry } from '../../src/domain/registry.js';
+import { publishObject } from '../helpers/publish.js';
 
 export interface StoreContractOptions {
   name: string;
@@ -50,7 +52,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         ...patch,
       };
     };
-    const insert = async (patch: Partial<NewObject> = {}) => (await store.objects.insert(obj(patch), live())).object;
+    const insert = async (patch: Partial<NewObject> = {}) => (await publishObject(store, obj(patch), live())).object;
 
     beforeEach(async () => {
       clock = new ManualClock(T0);
@@ -75,7 +77,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         author: { id: 'kid1', trustLevel: 'signed', domain: null },
         injectionSuspected: true,
       });
-      const { object, created } = await store.objects.insert(o, live());
+      const { object, created } = await publishObject(store, o, live());
       expect(created).toBe(true);
       const got = await store.objects.get(o.id, live());
       expect(got).toEqual(object);
@@ -109,7 +111,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
     describe('dedupe', () => {
       it('returns the live object with the same key instead of inserting', async () => {
         const first = await insert({ dedupeKey: 'same' });
-        const again = await store.objects.insert(obj({ dedupeKey: 'same' }), live());
+        const again = await publishObject(store, obj({ dedupeKey: 'same' }), live());
         expect(again.created).toBe(false);
         expect(again.object.id).toBe(first.id);
         expect(await store.objects.list({ live: live(), limit: 10 })).toHaveLength(1);
@@ -117,14 +119,49 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       it('inserts anew once the earlier one is no longer live', async () => {
         const first = await insert({ dedupeKey: 'same', expiresAt: T0 + 1000 });
         clock.advance(2000);
-        const again = await store.objects.insert(obj({ dedupeKey: 'same' }), live());
+        const again = await publishObject(store, obj({ dedupeKey: 'same' }), live());
         expect(again.created).toBe(true);
         expect(again.object.id).not.toBe(first.id);
       });
       it('holds under concurrency: 8 racing identical inserts create one object', async () => {
-        const results = await Promise.all(Array.from({ length: 8 }, () => store.objects.insert(obj({ dedupeKey: 'race' }), live())));
+        const results = await Promise.all(Array.from({ length: 8 }, () => publishObject(store, obj({ dedupeKey: 'race' }), live())));
         expect(results.filter((r) => r.created)).toHaveLength(1);
         expect(new Set(results.map((r) => r.object.id)).size).toBe(1);
+        // One event: the one publish that created the object.
+        expect((await store.events.after(0, 100)).map((e) => e.objectId)).toEqual([results[0]!.object.id]);
+      });
+    });
+
+    describe('publish', () => {
+      it('appends the created event with the object, and none for a duplicate answered instead', async () => {
+        const first = obj({ dedupeKey: 'k', topics: ['a', 'b'] });
+        await publishObject(store, first, live());
+        await publishObject(store, obj({ dedupeKey: 'k' }), live());
+        const events = await store.events.after(0, 10);
+        expect(events).toEqual([{ seq: events[0]!.seq, kind: 'created', objectId: first.id, type: 'finding', topics: ['a', 'b'], threadId: first.id, at: T0 }]);
+      });
+
+      it('lands concurrent publishes in the order asked, their events too', async () => {
+        const rows = Array.from({ length: 20 }, () => obj());
+        const results = await Promise.all(rows.map((o) => publishObject(store, o, live())));
+        expect(results.every((r) => r.created)).toBe(true);
+        expect(results.map((r) => r.object)).toEqual(rows.map((o) => expect.objectContaining({ id: o.id, title: o.title, content: o.content, replyCount: 0 })));
+        const events = await store.events.after(0, 100);
+        expect(events.map((e) => e.objectId)).toEqual(rows.map((o) => o.id));
+        expect(events.map((e) => e.seq)).toEqual([...events.map((e) => e.seq)].sort((a, b) => a - b));
+        expect((await store.objects.list({ live: live(), limit: 50 })).map((o) => o.id)).toEqual(rows.map((o) => o.id).reverse());
+      });
+
+      it('refuses a publish the store cannot take without failing those made with it', async () => {
+        const taken = obj();
+        await publishObject(store, taken, live());
+        const clash = obj({ id: taken.id });
+        const others = [obj(), obj()];
+        const [a, refused, b] = await Promise.allSettled([publishObject(store, others[0]!, live()), publishObject(store, clash, live()), publishObject(store, others[1]!, live())]);
+        expect(refused.status).toBe('rejected');
+        expect([a.status, b.status]).toEqual(['fulfilled', 'fulfilled']);
+        expect((await store.events.after(0, 100)).map((e) => e.objectId)).toEqual([taken.id, others[0]!.id, others[1]!.id]);
+        expect((await store.objects.get(taken.id, live()))?.title).toBe(taken.title);
       });
     });
 
@@ -668,27 +705,29 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         await expect(store.objects.bulkImport(failing(), live())).rejects.toThrow(/source broke/);
         expect(await store.objects.scan(null, 10, live())).toEqual([]);
         // The store still takes writes afterwards.
-        expect((await store.objects.insert(obj(), live())).created).toBe(true);
+        expect((await publishObject(store, obj(), live())).created).toBe(true);
       });
     });
 
     describe('transactions', () => {
       it('commits every write of the function, or none when it throws', async () => {
-        const kept = await store.withTransaction(async (tx) => {
-          const a = (await tx.objects.insert(obj(), live())).object;
-          await tx.votes.cast({ objectId: a.id, voterId: 'v', kind: 'verify', note: null, evidenceUrl: null }, live());
-          return a;
+        const target = await insert();
+        await store.withTransaction(async (tx) => {
+          await tx.votes.cast({ objectId: target.id, voterId: 'v', kind: 'verify', note: null, evidenceUrl: null }, live());
+          await tx.events.append(eventOf('updated', target, clock.now()));
         });
-        expect((await store.objects.get(kept.id, live()))?.verificationCount).toBe(1);
-        const lost = obj();
+        expect((await store.objects.get(target.id, live()))?.verificationCount).toBe(1);
+        const { newest } = await store.events.bounds();
         await expect(
           store.withTransaction(async (tx) => {
-            await tx.objects.insert(lost, live());
+            await tx.objects.setHidden(target.id, true, live());
+            await tx.events.append(eventOf('updated', target, clock.now()));
             await tx.identity.setReputable('someone', true, clock.now());
             throw new Error('changed my mind');
           }),
         ).rejects.toThrow(/changed my mind/);
-        expect(await store.objects.get(lost.id, live())).toBeNull();
+        expect((await store.objects.get(target.id, live()))?.hidden).toBe(false);
+        expect((await store.events.bounds()).newest).toBe(newest);
         expect(await store.identity.isReputable('someone')).toBe(false);
       });
 
@@ -716,22 +755,22 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       });
 
       it('does not take in, or roll back, writes made outside it while it is open', async () => {
+        const target = await insert();
         const other = obj();
-        const mine = obj();
         let opened!: () => void;
         const isOpen = new Promise<void>((resolve) => (opened = resolve));
         const tx = store.withTransaction(async (t) => {
-          await t.objects.insert(mine, live());
+          await t.objects.setHidden(target.id, true, live());
           opened();
           await new Promise((resolve) => setTimeout(resolve, 30));
           throw new Error('roll back');
         });
         await isOpen;
-        // Another request's write, made while the transaction is open.
-        const outside = store.objects.insert(other, live());
+        // Another request's publish, made while the transaction is open.
+        const outside = publishObject(store, other, live());
         await expect(tx).rejects.toThrow(/roll back/);
         await outside;
-        expect(await store.objects.get(mine.id, live())).toBeNull();
+        expect((await store.objects.get(target.id, live()))?.hidden).toBe(false);
         expect(await store.objects.get(other.id, live())).not.toBeNull();
       });
     });

@@ -90,7 +90,8 @@ export class PgEmbedQueue implements EmbedQueue {
         puts: puts.map(([id]) => id),
         starts,
         lengths: puts.map(([, v]) => v.length),
-        flat: Array.from(flat),
+        // One array literal: node-postgres would quote and escape each of the numbers.
+        flat: `{${flat.join(',')}}`,
         model,
         drops: latest.filter(([, v]) => v === null).map(([id]) => id),
         channel: VECTORS_CHANNEL,

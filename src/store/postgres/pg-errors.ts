@@ -23,3 +23,10 @@ export function toDomainError(err: unknown): unknown {
 export function mapPgErrors<T extends object>(target: T): T {
   return wrapMethods(target, (invoke) => mapErrors(invoke, toDomainError));
 }
+
+/** Deadlocks and serialization failures: the work may simply be run again. */
+const RETRYABLE = new Set(['40001', '40P01']);
+const ATTEMPTS = 5;
+
+/** Whether work that failed with `err` on its `attempts`th try may be run again. */
+export const mayRunAgain = (err: unknown, attempts: number): boolean => RETRYABLE.has((err as { code?: string } | null)?.code ?? '') && attempts < ATTEMPTS;

@@ -65,14 +65,25 @@ export class PgEvents implements EventLog {
   }
 }
 
+/**
+ * Taken before an event's seq is drawn, and held until COMMIT: appends from every instance
+ * commit in seq order.
+ */
+export const EVENTS_LOCK = `pg_advisory_xact_lock(hashtextextended('agentboard-events:' || current_schema(), 0))`;
+
+/** The events table's columns, and their values from the NewEvent `x` (jsonb). */
+export const EVENT_COLUMNS = 'kind, object_id, type, topics, thread_id, at';
+export const eventValues = (x: string) =>
+  `${x}->>'kind', ${x}->>'objectId', ${x}->>'type', ARRAY(SELECT jsonb_array_elements_text(${x}->'topics')), ${x}->>'threadId', (${x}->>'at')::bigint`;
+
 /** Appends `events` in their order, under the lock that orders appends from every instance. */
 export async function appendEvents(db: PgSession, events: readonly NewEvent[]): Promise<void> {
   // One statement: the lock is taken (the CTE is read) before the rows, and their seqs, are made.
   await run(
     db,
-    `WITH l AS (SELECT pg_advisory_xact_lock(hashtextextended('agentboard-events:' || current_schema(), 0))),
-     e AS (INSERT INTO events (kind, object_id, type, topics, thread_id, at)
-       SELECT x->>'kind', x->>'objectId', x->>'type', ARRAY(SELECT jsonb_array_elements_text(x->'topics')), x->>'threadId', (x->>'at')::bigint
+    `WITH l AS (SELECT ${EVENTS_LOCK}),
+     e AS (INSERT INTO events (${EVENT_COLUMNS})
+       SELECT ${eventValues('x')}
        FROM l, jsonb_array_elements(@events::jsonb) WITH ORDINALITY AS j(x, n) ORDER BY n)
      SELECT ${NOTIFY_CHANGED}`,
     { events: JSON.stringify(events) },

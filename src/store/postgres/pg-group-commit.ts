@@ -14,6 +14,8 @@
  * write is as durable as with one transaction each; when COMMIT fails, all are refused.
  */
 import type { NewEvent } from '../../domain/events.js';
+import { BatchQueue } from '../batch-queue.js';
+import { mayRunAgain } from './pg-errors.js';
 import { appendEvents } from './pg-events.js';
 import type { PgSession } from './pg-session.js';
 
@@ -25,10 +27,6 @@ import type { PgSession } from './pg-session.js';
  * indexes whatever the values (see PgIdentity.authorVoteStats).
  */
 const GENERIC_PLANS = 'SET LOCAL plan_cache_mode = force_generic_plan';
-
-/** Deadlocks and serialization failures: the job may simply be run again. */
-const RETRYABLE = new Set(['40001', '40P01']);
-const ATTEMPTS = 5;
 
 export interface GroupCommitSettings {
   /** Jobs one transaction takes at most; 1 commits each alone. */
@@ -48,36 +46,17 @@ interface Job {
 }
 
 export class PgGroupCommit {
-  #queue: Job[] = [];
-  #running = 0;
-  #scheduled = false;
+  readonly #batches: BatchQueue<Job>;
 
   constructor(
     private readonly db: PgSession,
-    private readonly settings: GroupCommitSettings,
-  ) {}
-
-  run<T>(fn: BatchJob<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ fn, resolve: resolve as (v: unknown) => void, reject, attempts: 0 });
-      this.#schedule();
-    });
+    settings: GroupCommitSettings,
+  ) {
+    this.#batches = new BatchQueue({ maxBatch: settings.maxBatch, concurrency: settings.connections }, (jobs) => this.#batch(jobs));
   }
 
-  #schedule(): void {
-    if (this.#scheduled || this.#queue.length === 0 || this.#running >= this.settings.connections) return;
-    this.#scheduled = true;
-    // setImmediate runs after the poll phase: requests read in the same turn join the batch.
-    setImmediate(() => {
-      this.#scheduled = false;
-      if (this.#running >= this.settings.connections || this.#queue.length === 0) return;
-      this.#running++;
-      void this.#batch(this.#queue.splice(0, this.settings.maxBatch)).finally(() => {
-        this.#running--;
-        this.#schedule();
-      });
-      this.#schedule();
-    });
+  run<T>(fn: BatchJob<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => this.#batches.add({ fn, resolve: resolve as (v: unknown) => void, reject, attempts: 0 }));
   }
 
   async #batch(jobs: Job[]): Promise<void> {
@@ -106,12 +85,11 @@ export class PgGroupCommit {
       // One job threw and the batch rolled back: it is refused (or, after a deadlock, run
       // again), and the others run again, in order, in the next batch.
       const { job, err: cause } = failed;
-      const again = RETRYABLE.has((cause as { code?: string } | null)?.code ?? '') && ++job.attempts < ATTEMPTS;
-      this.#queue.unshift(...jobs.filter((j) => j !== job || again));
+      const again = mayRunAgain(cause, ++job.attempts);
+      this.#batches.retry(jobs.filter((j) => j !== job || again));
       if (!again) job.reject(cause);
       return;
     }
     jobs.forEach((job, i) => job.resolve(values[i]));
   }
-
 }

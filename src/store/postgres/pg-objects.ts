@@ -1,13 +1,13 @@
 /**
- * The objects half of the PostgreSQL store. Dedupe takes a transaction-scoped advisory lock on
- * the identity hash, so racing identical publishes, from any number of processes, insert once.
+ * The objects half of the PostgreSQL store. Publishes are the store's (pg-publishes.ts).
  */
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { importRowProblem } from '../../domain/import-rules.js';
 import { liveUntil, standingStamp } from '../../domain/state.js';
 import { STANDING_COLUMNS, standingFacts, type StandingColumns } from '../object-columns.js';
-import { BulkRowError, type BulkObject, type ListQuery, type NewObject, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
-import { all, getObjectRow, insertRow, limitSql, liveParams, liveSql, one, run, SELECT_OBJECT, toObject, writeFacts, type ObjectRow, type Params } from './pg-rows.js';
+import { BulkRowError, type BulkObject, type ListQuery, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
+import { all, getObjectRow, limitSql, liveParams, liveSql, one, run, SELECT_OBJECT, toObject, writeFacts, type ObjectRow, type Params } from './pg-rows.js';
+import { insertRows } from './pg-inserts.js';
 import type { PgSession } from './pg-session.js';
 import { NOTIFY_CHANGED } from './pg-changes.js';
 
@@ -16,10 +16,6 @@ const RESTATE_BATCH = 5000;
 
 export class PgObjects implements ObjectStore {
   constructor(private readonly db: PgSession) {}
-
-  insert(o: NewObject, live: LiveCriteria): Promise<{ object: StoredObject; created: boolean }> {
-    return this.db.transaction((tx) => insertRow(tx, o, live, Date.now(), true));
-  }
 
   get(id: string, live: LiveCriteria): Promise<StoredObject | null> {
     return getObjectRow(this.db, id, live);
@@ -168,10 +164,10 @@ export class PgObjects implements ObjectStore {
           const parentIsRoot = row.parentId === null ? undefined : known.get(row.parentId);
           const problem = importRowProblem(row, { idTaken: known.has(row.id), parent: parentIsRoot === undefined ? null : { isRoot: parentIsRoot } });
           if (problem) throw new BulkRowError(row, problem);
-          await insertRow(tx, row, live, Date.now());
           known.set(row.id, row.parentId === null);
-          n++;
         }
+        await insertRows(tx, rows.map((object) => ({ object, live, event: null })), Date.now(), false);
+        n += rows.length;
       }
       // Other instances drop what they cached (events carry no imports).
       await tx.query(`SELECT ${NOTIFY_CHANGED}`);

@@ -4,8 +4,7 @@
  */
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { liveUntil } from '../../domain/state.js';
-import type { NewObject } from '../../ports/object-store.js';
-import { objectParams, STANDING_COLUMNS, standingFacts, toStoredObject, type ObjectColumns, type StandingColumns } from '../object-columns.js';
+import { STANDING_COLUMNS, standingFacts, toStoredObject, type ObjectColumns, type StandingColumns } from '../object-columns.js';
 import type { PgSession } from './pg-session.js';
 
 export type Params = Record<string, unknown>;
@@ -61,14 +60,14 @@ export interface ObjectRow extends ObjectColumns<boolean> {
 export const liveSql = (alias: string) => `${alias}.live_until > @now`;
 
 /** An object's own columns, as stored. */
-const ROW_COLUMNS = [
+export const ROW_COLUMNS = [
   'seq', 'id', 'type', 'title', 'content', 'topics', 'source_url', 'parent_id', 'author_id', 'author_trust', 'author_domain',
   'created_at', 'expires_at', 'last_verified_at', 'verification_count', 'contradiction_count', 'hidden', 'withdrawn', 'injection',
 ];
-const OBJECT_COLUMNS = ROW_COLUMNS.map((c) => `o.${c}`).join(', ');
+export const OBJECT_COLUMNS = ROW_COLUMNS.map((c) => `o.${c}`).join(', ');
 
 /** Whether the author of the object on the table aliased `alias` stands as reputable (reputable_authors). */
-const authorReputableSql = (alias: string) => `EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = ${alias}.author_id)`;
+export const authorReputableSql = (alias: string) => `EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = ${alias}.author_id)`;
 
 export const SELECT_OBJECT =
   `${OBJECT_COLUMNS}, (SELECT count(*) FROM objects r WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count, ` +
@@ -99,50 +98,6 @@ export async function writeFacts(db: PgSession, id: string, set: string, params:
     await run(db, 'WITH o AS (UPDATE objects SET live_until = @until WHERE id = @id) UPDATE object_topics SET live_until = @until WHERE object_id = @id', { id, until });
   }
   return true;
-}
-
-/**
- * Inserts an object with its topic rows and embedding job (the caller holds the transaction),
- * and answers it as stored, in one statement: each round trip to the server costs more than
- * the statement itself. The new object has no replies yet. With `dedupe`, a live object
- * already stored under the same dedupe key is answered instead (`created: false`, read by a
- * second statement: the rare case keeps the common one's plan small) and nothing is written.
- * agentboard_live_duplicate (migration 6) takes the key's lock, then looks with a snapshot of
- * its own, which sees every commit made under the lock; the second statement's does too.
- */
-export async function insertRow(
-  db: PgSession,
-  o: NewObject & { hidden?: boolean; withdrawn?: boolean },
-  live: LiveCriteria,
-  enqueuedAt: number,
-  dedupe = false,
-): Promise<{ object: StoredObject; created: boolean }> {
-  const p = { ...objectParams(o, live.disputeMinContradictions), topics: o.topics, injection: o.injectionSuspected, enqueuedAt, ...liveParams(live) };
-  const existing = dedupe ? 'SELECT agentboard_live_duplicate(@dedupeKey, @now) AS id' : 'SELECT NULL::text AS id';
-  const row = await one<ObjectRow & { existing_id: string | null }>(
-    db,
-    `WITH existing AS (${existing}),
-     o AS (
-       INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
-         author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
-         hidden, withdrawn, injection, dedupe_key, live_until)
-       SELECT @id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
-         @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
-         @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil
-       WHERE (SELECT id FROM existing) IS NULL
-       RETURNING ${ROW_COLUMNS.join(', ')}, live_until),
-     topics AS (
-       INSERT INTO object_topics (topic, object_id, live_until)
-       SELECT DISTINCT t, o.id, o.live_until FROM o, unnest(@topics::text[]) AS t),
-     queued AS (INSERT INTO embed_queue (seq, enqueued_at) SELECT seq, @enqueuedAt FROM o)
-     SELECT (SELECT id FROM existing) AS existing_id, ${OBJECT_COLUMNS}, 0::bigint AS reply_count,
-       ${authorReputableSql('o')} AS author_reputable
-     FROM (SELECT) AS one LEFT JOIN o ON true`,
-    p,
-  );
-  const { existing_id: existingId, ...stored } = row!;
-  if (existingId !== null) return { object: (await getObjectRow(db, existingId, live))!, created: false };
-  return { object: toObject(stored), created: true };
 }
 
 /** Adds the type and topic filters shared by both search legs. */

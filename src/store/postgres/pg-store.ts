@@ -8,7 +8,8 @@ import type { NewEvent } from '../../domain/events.js';
 import type { EmbedQueue } from '../../ports/embed-queue.js';
 import type { EventLog } from '../../ports/event-log.js';
 import type { IdentityStore } from '../../ports/identity-store.js';
-import type { ObjectStore } from '../../ports/object-store.js';
+import type { LiveCriteria, StoredObject } from '../../domain/model.js';
+import type { NewObject, ObjectStore } from '../../ports/object-store.js';
 import type { RegistryStore } from '../../ports/registry-store.js';
 import type { SearchIndex } from '../../ports/search-index.js';
 import type { Store, StoreCapabilities, StoreTx } from '../../ports/store.js';
@@ -21,6 +22,7 @@ import { PgGroupCommit, type GroupCommitSettings } from './pg-group-commit.js';
 import { PgIdentity } from './pg-identity.js';
 import { pgMigrations } from './pg-migrations.js';
 import { PgObjects } from './pg-objects.js';
+import { PgPublishes } from './pg-publishes.js';
 import { PgRegistry } from './pg-registry.js';
 import { one, run } from './pg-rows.js';
 import { PgIndexUpkeep } from './pg-index-upkeep.js';
@@ -57,6 +59,7 @@ export class PgStore implements Store {
   readonly #opts: PgStoreOptions;
   readonly #changes = new PgChanges();
   readonly #commits: PgGroupCommit;
+  readonly #publishes: PgPublishes;
   readonly #upkeep: PgIndexUpkeep;
   /** How the semantic leg is answered; chosen by the first migrate(), none before. */
   #leg: PgvectorLeg | MemoryVectors | null = null;
@@ -66,6 +69,7 @@ export class PgStore implements Store {
     this.#db = db;
     this.#opts = opts;
     this.#commits = new PgGroupCommit(db, opts.groupCommit ?? { maxBatch: 32, connections: 2 });
+    this.#publishes = new PgPublishes(db, opts.groupCommit ?? { maxBatch: 32, connections: 2 });
     this.#upkeep = new PgIndexUpkeep(db, { intervalMs: opts.indexUpkeepMs ?? 5000, writes: () => this.#changes.writes, warn: opts.warn });
     this.objects = mapPgErrors(new PgObjects(db));
     this.votes = mapPgErrors(new PgVotes(db));
@@ -81,6 +85,11 @@ export class PgStore implements Store {
   /** Known once migrate() has looked for pgvector. */
   get capabilities(): StoreCapabilities {
     return { vectors: { available: true, answeredBy: this.#vectorMode() === 'pgvector' ? 'approximate-index' : 'process-memory' } };
+  }
+
+  /** Concurrent calls share one statement (PgPublishes). */
+  publish(o: NewObject, live: LiveCriteria, event: NewEvent): Promise<{ object: StoredObject; created: boolean }> {
+    return this.#publishes.run(o, live, event);
   }
 
   /** Concurrent calls share one BEGIN … COMMIT, one after another (PgGroupCommit). */

@@ -11,7 +11,9 @@ import * as sqliteVec from 'sqlite-vec';
 import type { EmbedQueue } from '../../ports/embed-queue.js';
 import type { EventLog } from '../../ports/event-log.js';
 import type { IdentityStore } from '../../ports/identity-store.js';
-import type { ObjectStore } from '../../ports/object-store.js';
+import type { NewEvent } from '../../domain/events.js';
+import type { LiveCriteria, StoredObject } from '../../domain/model.js';
+import type { NewObject, ObjectStore } from '../../ports/object-store.js';
 import type { RegistryStore } from '../../ports/registry-store.js';
 import type { SearchIndex } from '../../ports/search-index.js';
 import type { Store, StoreCapabilities, StoreTx } from '../../ports/store.js';
@@ -62,6 +64,8 @@ export class SqliteStore implements Store {
   readonly #commits: GroupCommit;
   readonly #checkpointer: Checkpointer | null;
   readonly #inside: StoreTx;
+  /** The objects half with what only the store itself calls (insert), for the transaction holding the gate. */
+  readonly #objects: SqliteObjects;
   /** Prepared statements by SQL text: preparing costs more than running these short queries. */
   readonly #statements = new Map<string, Database.Statement>();
   #dataVersion = { at: -Infinity, value: 0 };
@@ -111,7 +115,8 @@ export class SqliteStore implements Store {
     this.identity = guard(identity, gate);
     this.events = guard(this.#events, gate);
     // The transaction holding the gate works through these: they must not wait for it.
-    this.#inside = { objects: guard(objects, null), votes: guard(votes, null), identity: guard(identity, null), events: guard(this.#events, null) };
+    this.#objects = guard(objects, null);
+    this.#inside = { objects: this.#objects, votes: guard(votes, null), identity: guard(identity, null), events: guard(this.#events, null) };
     this.#commits = new GroupCommit(this.#db, gate, Math.max(1, Math.trunc(opts.groupCommitMax ?? 64)), (ok) => this.#events.committed(ok));
     // Last, so that nothing above can throw with the thread already holding a connection.
     this.#checkpointer = path !== ':memory:' && opts.checkpointMs ? new Checkpointer(this.#db, path, opts.checkpointMs, opts.warn) : null;
@@ -156,6 +161,15 @@ export class SqliteStore implements Store {
    */
   async withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
     return this.#commits.run(() => fn(this.#inside));
+  }
+
+  /** Shares a BEGIN … COMMIT with concurrent writes (GroupCommit), as withTransaction does. */
+  publish(o: NewObject, live: LiveCriteria, event: NewEvent): Promise<{ object: StoredObject; created: boolean }> {
+    return this.#commits.run(async () => {
+      const r = await this.#objects.insert(o, live);
+      if (r.created) await this.#inside.events.append(event);
+      return r;
+    });
   }
 
   /**

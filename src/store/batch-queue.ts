@@ -1,0 +1,50 @@
+/**
+ * Work asked for while earlier work runs, taken in batches: what arrives in one turn of the
+ * event loop, or while `concurrency` batches are running, goes into the next batch, up to
+ * `maxBatch` items. The group commits (SQLite, PostgreSQL) and PostgreSQL's publishes share it.
+ */
+export interface BatchSettings {
+  /** Items one batch takes at most. */
+  maxBatch: number;
+  /** Batches running at once. */
+  concurrency: number;
+}
+
+export class BatchQueue<J> {
+  #queue: J[] = [];
+  #running = 0;
+  #scheduled = false;
+
+  /** `runBatch` settles each of its jobs itself and never rejects. */
+  constructor(
+    private readonly settings: BatchSettings,
+    private readonly runBatch: (jobs: J[]) => Promise<void>,
+  ) {}
+
+  add(job: J): void {
+    this.#queue.push(job);
+    this.#schedule();
+  }
+
+  /** Puts jobs of a batch that did not land ahead of every other, to run again in the next one. */
+  retry(jobs: readonly J[]): void {
+    this.#queue.unshift(...jobs);
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#queue.length === 0 || this.#running >= this.settings.concurrency) return;
+    this.#scheduled = true;
+    // setImmediate runs after the poll phase: requests read in the same turn join the batch.
+    setImmediate(() => {
+      this.#scheduled = false;
+      if (this.#running >= this.settings.concurrency || this.#queue.length === 0) return;
+      this.#running++;
+      void this.runBatch(this.#queue.splice(0, this.settings.maxBatch)).finally(() => {
+        this.#running--;
+        this.#schedule();
+      });
+      this.#schedule();
+    });
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Objects inserted many to a statement: publishes (pg-publishes.ts) and imports (pg-objects.ts).
+ * Each round trip to the server costs more than the statement's work for one object, and a
+ * publish alone in its transaction took five (BEGIN, the insert, its event, COMMIT, and the
+ * plan setting); a batch of them now takes one, its own commit included.
+ */
+import type { NewEvent } from '../../domain/events.js';
+import type { LiveCriteria, StoredObject } from '../../domain/model.js';
+import type { NewObject } from '../../ports/object-store.js';
+import { objectParams } from '../object-columns.js';
+import { NOTIFY_CHANGED } from './pg-changes.js';
+import { EVENT_COLUMNS, EVENTS_LOCK, eventValues } from './pg-events.js';
+import { all, authorReputableSql, getObjectRow, OBJECT_COLUMNS, ROW_COLUMNS, toObject, type ObjectRow } from './pg-rows.js';
+import type { PgSession } from './pg-session.js';
+
+export interface RowToInsert {
+  object: NewObject & { hidden?: boolean; withdrawn?: boolean };
+  live: LiveCriteria;
+  /** Appended when the object is created (not when a duplicate is answered instead). */
+  event: NewEvent | null;
+}
+
+export interface Inserted {
+  object: StoredObject;
+  created: boolean;
+}
+
+/** The rows' fields, by the names objectParams gives them, as jsonb_to_recordset reads them. */
+const RECORD = `"n" int, "id" text, "type" text, "title" text, "content" text, "topics" text[], "topicsText" text, "sourceUrl" text,
+  "parentId" text, "authorId" text, "authorTrust" text, "authorDomain" text, "createdAt" bigint, "expiresAt" bigint,
+  "lastVerifiedAt" bigint, "verifications" int, "contradictions" int, "hidden" boolean, "withdrawn" boolean, "injection" boolean,
+  "dedupeKey" text, "liveUntil" bigint, "now" bigint, "event" jsonb`;
+
+/**
+ * The statement. With @dedupe, each row first looks for a live object under its dedupe key
+ * (agentboard_live_duplicate takes the key's lock, then looks with a snapshot that sees every
+ * commit made under it) and is inserted only without one. The rows come sorted by key, so
+ * that two statements take their keys' locks in one order and cannot deadlock; then the
+ * events' lock, last, as every append takes it (pg-events.ts), once every row is in.
+ */
+const INSERT_ROWS = `
+WITH r AS MATERIALIZED (SELECT * FROM jsonb_to_recordset(@rows::jsonb) AS r(${RECORD})),
+existing AS MATERIALIZED (SELECT r.n, CASE WHEN @dedupe THEN agentboard_live_duplicate(r."dedupeKey", r.now) END AS id FROM r),
+o AS (
+  INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
+    author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
+    hidden, withdrawn, injection, dedupe_key, live_until)
+  SELECT r.id, r.type, r.title, r.content, r.topics, r."topicsText", r."sourceUrl", r."parentId", r."authorId", r."authorTrust",
+    r."authorDomain", r."createdAt", r."expiresAt", r."lastVerifiedAt", r.verifications, r.contradictions,
+    r.hidden, r.withdrawn, r.injection, r."dedupeKey", r."liveUntil"
+  FROM r JOIN existing e ON e.n = r.n WHERE e.id IS NULL ORDER BY r.n
+  RETURNING ${ROW_COLUMNS.join(', ')}, live_until),
+topics AS (
+  INSERT INTO object_topics (topic, object_id, live_until)
+  SELECT DISTINCT t, o.id, o.live_until FROM o, unnest(o.topics) AS t),
+queued AS (INSERT INTO embed_queue (seq, enqueued_at) SELECT seq, @enqueuedAt FROM o),
+announced AS MATERIALIZED (
+  SELECT ${EVENTS_LOCK}, ${NOTIFY_CHANGED}
+  FROM (SELECT count(*) AS k FROM r JOIN o ON o.id = r.id WHERE r.event IS NOT NULL) c WHERE c.k > 0),
+appended AS (
+  INSERT INTO events (${EVENT_COLUMNS})
+  SELECT ${eventValues('r.event')} FROM announced, r JOIN o ON o.id = r.id WHERE r.event IS NOT NULL ORDER BY r.n)
+SELECT r.n, e.id AS existing_id, ${OBJECT_COLUMNS}, 0::bigint AS reply_count, ${authorReputableSql('o')} AS author_reputable
+FROM r JOIN existing e ON e.n = r.n LEFT JOIN o ON o.id = r.id`;
+
+/**
+ * Inserts `rows` with their topic rows, embedding jobs and events, in one statement (one
+ * transaction, unless `db` is already in one), and answers each as stored, in their order. With
+ * `dedupe`, a row whose dedupe key a live object already has is answered with that object
+ * (`created: false`) and nothing of it is written; of rows sharing a key, the first is inserted
+ * and the others answered with it, as they would be one after another.
+ */
+export async function insertRows(db: PgSession, rows: readonly RowToInsert[], enqueuedAt: number, dedupe: boolean): Promise<Inserted[]> {
+  const firstOfKey = new Map<string, number>();
+  const sent: { n: number; row: RowToInsert }[] = [];
+  rows.forEach((row, n) => {
+    if (dedupe) {
+      if (firstOfKey.has(row.object.dedupeKey)) return;
+      firstOfKey.set(row.object.dedupeKey, n);
+    }
+    sent.push({ n, row });
+  });
+  if (dedupe) sent.sort((a, b) => (a.row.object.dedupeKey < b.row.object.dedupeKey ? -1 : a.row.object.dedupeKey > b.row.object.dedupeKey ? 1 : a.n - b.n));
+  const json = sent.map(({ n, row: { object: o, live, event } }) => ({
+    ...objectParams(o, live.disputeMinContradictions),
+    n,
+    topics: o.topics,
+    injection: o.injectionSuspected,
+    now: live.now,
+    event,
+  }));
+  const answered = await all<ObjectRow & { n: number; existing_id: string | null }>(db, INSERT_ROWS, { rows: JSON.stringify(json), dedupe, enqueuedAt });
+  const byN = new Map<number, Inserted>();
+  for (const { n, existing_id: existingId, ...stored } of answered) {
+    // A duplicate is read by a second statement: the rare case keeps the common one's plan small.
+    byN.set(n, existingId === null ? { object: toObject(stored), created: true } : { object: (await getObjectRow(db, existingId, rows[n]!.live))!, created: false });
+  }
+  return rows.map((row, n) => {
+    const own = byN.get(n);
+    if (own) return own;
+    // A later row of a key already in this batch: answered with the first's object.
+    return { object: byN.get(firstOfKey.get(row.object.dedupeKey)!)!.object, created: false };
+  });
+}

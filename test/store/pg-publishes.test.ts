@@ -1,0 +1,88 @@
+/**
+ * Publishes on the machine's PostgreSQL server: those asked for together share one statement,
+ * and stores publishing the same keys at once neither deadlock nor insert a key twice.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { NewObject } from '../../src/ports/object-store.js';
+import { PoolSession, type PgRoot } from '../../src/store/postgres/pg-session.js';
+import { PgStore } from '../../src/store/postgres/pg-store.js';
+import { freshSchema, pgUnavailable } from '../helpers/pg.js';
+import { publishObject } from '../helpers/publish.js';
+
+const unavailable = await pgUnavailable();
+if (unavailable) console.warn(`skipping the PostgreSQL publishes suite: ${unavailable}`);
+
+const live = { now: Date.now(), disputeMinContradictions: 2 };
+let n = 0;
+const row = (dedupeKey: string, patch: Partial<NewObject> = {}): NewObject => {
+  const id = `01J${String(++n).padStart(23, '0')}`;
+  return { id, type: 'finding', title: id, content: `content ${id}`, topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey, ...patch };
+};
+
+describe.skipIf(unavailable !== null)('publishes on PostgreSQL', () => {
+  let url: string;
+  let drop: () => Promise<void>;
+  const opened: PgStore[] = [];
+  /** A store whose statements, and transactions (as BEGIN), are counted in `texts`. */
+  const open = (texts: string[] = []) => {
+    const pool = new PoolSession({ url, max: 4, connectTimeoutMs: 5000 });
+    const session: PgRoot = {
+      query: (text, params) => (texts.push(text), pool.query(text, params)),
+      exec: (script) => (texts.push(script), pool.exec(script)),
+      transaction: (fn) => (texts.push('BEGIN'), pool.transaction(fn)),
+      listen: (channel, onPayload, onLost) => pool.listen(channel, onPayload, onLost),
+      close: () => pool.close(),
+    };
+    const store = new PgStore(session);
+    opened.push(store);
+    return store;
+  };
+
+  beforeEach(async () => {
+    ({ url, drop } = await freshSchema());
+    await open().migrate();
+  });
+  afterEach(async () => {
+    for (const s of opened.splice(0)) await s.close();
+    await drop();
+  });
+
+  it('runs the publishes asked for together as one statement, each answered with its own object', async () => {
+    const texts: string[] = [];
+    const store = open(texts);
+    await store.migrate();
+    texts.length = 0;
+    const rows = Array.from({ length: 20 }, (_, i) => row(`k${i}`));
+    const results = await Promise.all(rows.map((r) => publishObject(store, r, live)));
+    expect(results.map((r) => [r.created, r.object.id])).toEqual(rows.map((r) => [true, r.id]));
+    expect(texts.filter((t) => t.includes('INSERT INTO objects'))).toHaveLength(1);
+    expect(texts.filter((t) => /^\s*(BEGIN|COMMIT)/.test(t))).toEqual([]);
+  });
+
+  it('answers a text the server cannot store with a validation error, and lands the publishes batched with it', async () => {
+    const store = open();
+    const ok = [row('a'), row('b')];
+    const [a, bad, b] = await Promise.allSettled([publishObject(store, ok[0]!, live), publishObject(store, row('nul', { content: 'a\u0000b' }), live), publishObject(store, ok[1]!, live)]);
+    expect(bad).toMatchObject({ status: 'rejected', reason: { code: 'validation-error' } });
+    expect([a, b].map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect((await store.events.after(0, 10)).map((e) => e.objectId)).toEqual(ok.map((r) => r.id));
+  });
+
+  it('lets two stores publish the same keys at once, in opposite orders: no deadlock, each key once', async () => {
+    const [one, two] = [open(), open()];
+    const keys = Array.from({ length: 40 }, (_, i) => `race-${i}`);
+    for (let round = 0; round < 3; round++) {
+      const [ra, rb] = await Promise.all([
+        Promise.all(keys.map((k) => publishObject(one, row(`${k}-${round}`), live))),
+        Promise.all([...keys].reverse().map((k) => publishObject(two, row(`${k}-${round}`), live))),
+      ]);
+      const created = [...ra, ...rb].filter((r) => r.created);
+      expect(created).toHaveLength(keys.length);
+      // Both answer each key with the one object stored under it.
+      expect(ra.map((r) => r.object.id)).toEqual([...rb].reverse().map((r) => r.object.id));
+    }
+    const events = await one.events.after(0, 1000);
+    expect(events).toHaveLength(keys.length * 3);
+    expect(new Set(events.map((e) => e.objectId)).size).toBe(keys.length * 3);
+  });
+});
