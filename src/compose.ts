@@ -21,6 +21,7 @@ import { EmbedWorker } from './search/embed-worker.js';
 import { Searcher } from './search/search.js';
 import { LocalEmbedder } from './embed/local-embedder.js';
 import { OpenAiEmbedder } from './embed/openai-embedder.js';
+import { ThreadedEmbedder } from './embed/threaded-embedder.js';
 import type { Embedder } from './ports/embedder.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { ProbeRunDeps } from './registry/probe-runner.js';
@@ -76,7 +77,7 @@ export function openEmbedder(config: Config): Embedder | null {
     case 'none':
       return null;
     case 'local':
-      return new LocalEmbedder(e.model, e.modelsDir, e.threads);
+      return e.ownThread ? new ThreadedEmbedder(e.model, e.modelsDir, e.threads) : new LocalEmbedder(e.model, e.modelsDir, e.threads);
     case 'openai':
       return new OpenAiEmbedder({ url: e.url!, apiKey: e.apiKey, model: e.model, batchSize: e.batchSize, timeoutMs: e.timeoutMs, retries: e.retries });
   }
@@ -206,7 +207,8 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
     },
     async close() {
       await Promise.all([events.close(), worker?.stop(), registryRunner?.stop()]);
-      await Promise.allSettled([store.close(), kv.close()]);
+      // An embedder given in overrides is the caller's to close.
+      await Promise.allSettled([store.close(), kv.close(), overrides.embedder === undefined ? embedder?.close?.() : undefined]);
     },
   };
 }

@@ -13,6 +13,7 @@ describe('loadConfig', () => {
     expect(c.limits.topicsDefaultLimit).toBe(50);
     expect(c.allowPrivateNetwork).toBe(false);
     expect(c.embeddings.threads).toBe(1);
+    expect(c.embeddings.ownThread).toBe(true);
     expect(Object.isFrozen(c.limits.lifetimes)).toBe(true);
   });
   it('reads settings and treats empty strings as unset', () => {
@@ -22,8 +23,9 @@ describe('loadConfig', () => {
     expect(c.rateLimits.reads).toBe(0);
     expect(c.adminToken).toBeUndefined();
     expect(c.registry.url).toBeUndefined();
-    const d = loadConfig({ EMBEDDINGS_THREADS: '4', SQLITE_VECTORS: 'scan' });
+    const d = loadConfig({ EMBEDDINGS_THREADS: '4', EMBEDDINGS_OWN_THREAD: 'false', SQLITE_VECTORS: 'scan' });
     expect(d.embeddings.threads).toBe(4);
+    expect(d.embeddings.ownThread).toBe(false);
     expect(d.database).toMatchObject({ kind: 'sqlite', vectors: 'scan' });
     expect(() => loadConfig({ SQLITE_VECTORS: 'hnsw' })).toThrow(ConfigError);
   });

@@ -70,6 +70,8 @@ const EnvSchema = z.object({
   EMBEDDINGS_BATCH: int(1, 2048).default(32),
   /** Threads a `local` model uses per inference. More compete with the board's own thread on a small machine. */
   EMBEDDINGS_THREADS: int(1, 256).default(1),
+  /** Runs a `local` model on a thread of its own (false: on the thread that answers requests). */
+  EMBEDDINGS_OWN_THREAD: bool.default(true),
   EMBEDDINGS_TIMEOUT_MS: int(100).default(10_000),
   EMBEDDINGS_RETRIES: int(0, 10).default(3),
   /** How long a worker holds a claimed batch before another worker (of any instance) may take it; longer than a batch's embedding time. */
@@ -221,6 +223,7 @@ export interface Config {
     apiKey?: string;
     modelsDir: string;
     threads: number;
+    ownThread: boolean;
     batchSize: number;
     timeoutMs: number;
     retries: number;
@@ -330,6 +333,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ...(e.EMBEDDINGS_API_KEY ? { apiKey: e.EMBEDDINGS_API_KEY } : {}),
       modelsDir: e.MODELS_DIR,
       threads: e.EMBEDDINGS_THREADS,
+      ownThread: e.EMBEDDINGS_OWN_THREAD,
       batchSize: e.EMBEDDINGS_BATCH,
       timeoutMs: e.EMBEDDINGS_TIMEOUT_MS,
       retries: e.EMBEDDINGS_RETRIES,

@@ -317,7 +317,8 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'agentboard-bench-'));
   // BENCH_STORES=sqlite (or postgresql) measures one store only, for a quicker loop.
   const only = process.env.BENCH_STORES?.toLowerCase().split(',');
-  const setups = (await storeSetups(dir)).filter((s) => !only || only.includes(s.name.toLowerCase()));
+  const all = await storeSetups(dir);
+  const setups = all.filter((s) => !only || only.includes(s.name.toLowerCase()));
   const results: { store: string; rows: Row[] }[] = [];
   try {
     for (const s of setups) {
@@ -325,7 +326,8 @@ async function main(): Promise<void> {
       results.push({ store: s.name, rows: await measureStore(s.name, s.env, dir, target) });
     }
   } finally {
-    for (const s of setups) await s.dispose();
+    // Every store set up, measured or not: an unmeasured PostgreSQL's connection would keep the process alive.
+    for (const s of all) await s.dispose();
     rmSync(dir, { recursive: true, force: true });
   }
   const table = tableOf(results);

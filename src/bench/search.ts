@@ -69,6 +69,7 @@ async function semanticRecall(board: Board$, config: Config, path: string, queri
     found += want.filter((id) => got.has(id)).length;
   }
   db.close();
+  await embedder.close?.();
   return found / (queries.length * 10);
 }
 
@@ -133,8 +134,11 @@ async function search(dir: string) {
 /** In its own process: what the embedding model adds to a process's RSS, loaded and one query embedded. */
 async function model() {
   const before = process.memoryUsage().rss;
-  await openEmbedder(configFor(tmpdir()))!.embed(['connection pool exhausted']);
-  return { rss: process.memoryUsage().rss - before };
+  const embedder = openEmbedder(configFor(tmpdir()))!;
+  await embedder.embed(['connection pool exhausted']);
+  const rss = process.memoryUsage().rss - before;
+  await embedder.close?.();
+  return { rss };
 }
 
 /** Runs one phase in a child process (`node search.js <phase> <n> <dir>`) and answers what it printed. */

@@ -15,6 +15,8 @@ export interface Embedder {
    * can embed (empty, or only unknown tokens). Rejects when the model cannot answer.
    */
   embed(texts: readonly string[], signal?: AbortSignal): Promise<(Float32Array | null)[]>;
+  /** Releases what the embedder holds (a thread); embed() may start it again. */
+  close?(): Promise<void>;
 }
 
 /** L2-normalises in place; returns null for a zero or non-finite vector. */

@@ -2,6 +2,7 @@ import { basename, dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalEmbedder } from '../../src/embed/local-embedder.js';
 import { OpenAiEmbedder } from '../../src/embed/openai-embedder.js';
+import { ThreadedEmbedder } from '../../src/embed/threaded-embedder.js';
 import { startEmbeddingsServer, type EmbeddingsServer } from '../helpers/embeddings-server.js';
 import { POTION } from '../helpers/paths.js';
 
@@ -56,6 +57,49 @@ describe('LocalEmbedder (transformers.js, offline potion-base-2M)', () => {
     const started = Date.now();
     await expect(missing.embed(['x'])).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('ThreadedEmbedder (the local model on a thread of its own)', () => {
+  const opened: ThreadedEmbedder[] = [];
+  const threaded = (model = POTION) => {
+    const t = new ThreadedEmbedder(model, '/nonexistent-models-dir');
+    opened.push(t);
+    return t;
+  };
+  afterEach(async () => {
+    for (const t of opened.splice(0)) await t.close();
+  });
+
+  it('names the model as the in-process embedder does and answers the same vectors, nulls included', async () => {
+    const local = new LocalEmbedder(POTION, '/nonexistent-models-dir');
+    const t = threaded();
+    expect([t.model, t.source, t.remedy]).toEqual([local.model, local.source, local.remedy]);
+    const texts = ['connection pool exhausted', '', '☃☃', 'Redis eviction under memory pressure'];
+    const [mine, theirs] = await Promise.all([t.embed(texts), local.embed(texts)]);
+    expect(mine).toEqual(theirs);
+    expect(mine[0]).toBeInstanceOf(Float32Array);
+    expect(mine[1]).toBeNull();
+  });
+
+  it('answers concurrent requests each with its own vectors', async () => {
+    const t = threaded();
+    const texts = Array.from({ length: 12 }, (_, i) => `request number ${i} about database ${i % 3 === 0 ? 'locks' : 'caches'}`);
+    const [alone, together] = [await Promise.all(texts.map((x) => t.embed([x]))), await t.embed(texts)];
+    expect(alone.map(([v]) => v)).toEqual(together);
+  });
+
+  it("passes on the thread's failure to load the model", async () => {
+    await expect(threaded('no-such-org/no-such-model-offline').embed(['x'])).rejects.toThrow();
+  });
+
+  it('fails what it owes when closed, and starts a thread again on the next request', async () => {
+    const t = threaded();
+    await t.embed(['warm']);
+    const owed = t.embed(['owed when closed']);
+    await t.close();
+    await expect(owed).rejects.toThrow(/thread ended/);
+    expect((await t.embed(['again']))[0]).toBeInstanceOf(Float32Array);
   });
 });
 

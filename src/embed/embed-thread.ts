@@ -1,0 +1,28 @@
+/**
+ * The thread a local model runs on (threaded-embedder.ts starts it): it loads the model and
+ * answers each request of texts with their vectors, their buffers moved, not copied.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { LocalEmbedder } from './local-embedder.js';
+
+export interface EmbedThreadData {
+  model: string;
+  modelsDir: string;
+  threads: number;
+}
+
+export type EmbedRequest = { id: number; texts: string[] };
+export type EmbedReply = { id: number; vectors: (Float32Array | null)[] } | { id: number; error: string };
+
+const { model, modelsDir, threads } = workerData as EmbedThreadData;
+const embedder = new LocalEmbedder(model, modelsDir, threads);
+
+parentPort!.on('message', ({ id, texts }: EmbedRequest) => {
+  embedder.embed(texts).then(
+    (vectors) => {
+      const reply: EmbedReply = { id, vectors };
+      parentPort!.postMessage(reply, vectors.flatMap((v) => (v ? [v.buffer as ArrayBuffer] : [])));
+    },
+    (err: unknown) => parentPort!.postMessage({ id, error: err instanceof Error ? err.message : String(err) } satisfies EmbedReply),
+  );
+});
