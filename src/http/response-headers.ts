@@ -23,7 +23,7 @@ export function addHeaders(c: Ctx, headers: Record<string, string>): void {
 }
 
 /** An answer with this request's headers and its own (`own` wins). */
-export function respond(c: Ctx, body: string | null, status: number, own: Record<string, string>): Response {
+export function respond(c: Ctx, body: string | Uint8Array<ArrayBuffer> | null, status: number, own: Record<string, string>): Response {
   // The request's own object: nothing else reads it once its answer is made.
   const res = new Response(body, { status, headers: Object.assign(c.get('headers'), own) });
   (res as Response & { [COMPLETE]?: true })[COMPLETE] = true;

@@ -15,7 +15,8 @@ import type { StoredObject } from '../domain/model.js';
 import type { Store } from '../ports/store.js';
 
 export interface CachedAnswer {
-  body: string;
+  /** UTF-8, encoded once: each answer from the cache is written without encoding it again. */
+  body: Uint8Array<ArrayBuffer>;
   /** A strong validator of `body`, quoted, for ETag / If-None-Match. */
   etag: string;
 }
@@ -47,7 +48,7 @@ export interface ReadCacheOptions {
   expiringFraction: number;
 }
 
-export const etagOf = (body: string): string => `"${createHash('sha1').update(body).digest('base64url')}"`;
+export const etagOf = (body: string | Uint8Array): string => `"${createHash('sha1').update(body).digest('base64url')}"`;
 
 export class ReadCache {
   readonly #entries = new Map<string, Entry>();
@@ -63,8 +64,8 @@ export class ReadCache {
   read(key: string, compute: () => Promise<ComputedAnswer>): Promise<CachedAnswer> {
     return this.value(key, async () => {
       const { body, shown } = await compute();
-      // Its room: UTF-16 code units of the body.
-      return { value: { body, etag: etagOf(body) }, size: body.length * 2, shown };
+      const bytes = Buffer.from(body, 'utf8');
+      return { value: { body: bytes, etag: etagOf(bytes) }, size: bytes.byteLength, shown };
     });
   }
 
