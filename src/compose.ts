@@ -41,7 +41,9 @@ export async function openStore(config: Config, log?: Logger): Promise<Store> {
     return new SqliteStore(d.path, { busyTimeoutMs: d.busyTimeoutMs, groupCommitMax: d.groupCommitMax, checkpointMs: d.checkpointMs, vectors: d.vectors, memoryIndex: d.memoryIndex, ...(warn ? { warn } : {}) });
   }
   const [{ PgStore }, { PoolSession }] = await Promise.all([import('./store/postgres/pg-store.js'), import('./store/postgres/pg-session.js')]);
-  return new PgStore(new PoolSession({ url: d.url, max: d.poolSize, connectTimeoutMs: d.connectTimeoutMs }), {
+  // The write batches' own connections: a publish batch and a group commit of each in flight at once.
+  const genericMax = 2 * d.groupCommit.connections;
+  return new PgStore(new PoolSession({ url: d.url, max: d.poolSize, connectTimeoutMs: d.connectTimeoutMs, genericMax }), {
     vectorIndex: d.vectorIndex,
     memoryIndex: d.memoryIndex,
     groupCommit: d.groupCommit,

@@ -91,6 +91,10 @@ export class PgliteSession extends PgliteQueries implements PgRoot {
   override transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T> {
     return this.db.transaction((tx) => fn(new PgliteQueries(tx)));
   }
+  /** PGlite is one connection: the write batches run on it, planned as PGlite plans them. */
+  genericPlans(): PgSession {
+    return this;
+  }
   async listen(channel: string, onPayload: (payload: string) => void) {
     const unsubscribe = await this.db.listen(channel, onPayload);
     return { stop: () => unsubscribe() };

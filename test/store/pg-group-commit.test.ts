@@ -138,11 +138,12 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
     expect(await commits.run(async (tx) => mark(tx, 'after').then(() => 'ok'))).toBe('ok');
   });
 
-  it("plans a batch's statements once per connection, and every other statement per execution", async () => {
+  it("plans a batch's statements once per connection, on connections of their own, and every other statement per execution", async () => {
     const mode = async (s: PgSession) => (await s.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0]!.plan_cache_mode;
-    const commits = new PgGroupCommit(counting, { maxBatch: 8, connections: 1 });
+    const generic = db.genericPlans();
+    const commits = new PgGroupCommit(generic, { maxBatch: 8, connections: 1 });
     expect(await commits.run((tx) => mode(tx))).toBe('force_generic_plan');
-    // SET LOCAL: the connection goes back to the pool as it came.
+    expect(await mode(generic)).toBe('force_generic_plan');
     for (let i = 0; i < 4; i++) expect(await mode(db)).toBe('force_custom_plan');
     expect(await db.transaction((tx) => mode(tx))).toBe('force_custom_plan');
   });

@@ -38,17 +38,22 @@ export class PgChanges {
   /** `root`, with every write through it counted once it completes (a transaction's when it ends). */
   counting(root: PgRoot): PgRoot {
     const bump = () => void this.#count++;
-    return {
-      query: <R>(text: string, params?: readonly unknown[]) => afterWrite(text, () => root.query<R>(text, params), bump),
-      exec: (script: string) => afterWrite(script, () => root.exec(script), bump),
+    const counted = (s: PgSession): PgSession => ({
+      query: <R>(text: string, params?: readonly unknown[]) => afterWrite(text, () => s.query<R>(text, params), bump),
+      exec: (script: string) => afterWrite(script, () => s.exec(script), bump),
       transaction: async <T>(fn: (tx: PgSession) => Promise<T>) => {
         let wrote = false;
         try {
-          return await root.transaction((tx) => fn(flagging(tx, () => (wrote = true))));
+          return await s.transaction((tx) => fn(flagging(tx, () => (wrote = true))));
         } finally {
           if (wrote) bump();
         }
       },
+    });
+    let generic: PgSession | undefined;
+    return {
+      ...counted(root),
+      genericPlans: () => (generic ??= counted(root.genericPlans())),
       listen: (channel, onPayload, onLost) => root.listen(channel, onPayload, onLost),
       close: async () => {
         this.#closed = true;

@@ -6,6 +6,10 @@
  * and held for one insert and one WAL flush, instead of once per publish across its own flush:
  * measured on 16 concurrent publishes, every connection was waiting on that lock.
  *
+ * The batches run on connections that plan each statement once (PgRoot.genericPlans): a job's
+ * statements must be answered by their keys' indexes whatever the values (see
+ * PgIdentity.authorVoteStats).
+ *
  * Each caller sees what it would alone. A job reads what the jobs before it wrote, as serial
  * transactions would. When a job throws, the batch rolls back: that job is refused with its
  * error (or, after a deadlock, run again), and the others run again, in order, in the next
@@ -18,15 +22,6 @@ import { BatchQueue } from '../batch-queue.js';
 import { mayRunAgain } from './pg-errors.js';
 import { appendEvents } from './pg-events.js';
 import type { PgSession } from './pg-session.js';
-
-/**
- * A batch's statements are planned once per connection, not per execution as elsewhere
- * (pg-session.ts): they write or read rows by key, so their plans do not depend on the values,
- * and planning cost more than running (a publish's insert: 0.26 ms planning, 0.31 ms running;
- * measured 810 → 1,085 publishes/s). A statement a job runs must be answered by its keys'
- * indexes whatever the values (see PgIdentity.authorVoteStats).
- */
-const GENERIC_PLANS = 'SET LOCAL plan_cache_mode = force_generic_plan';
 
 export interface GroupCommitSettings {
   /** Jobs one transaction takes at most; 1 commits each alone. */
@@ -65,7 +60,6 @@ export class PgGroupCommit {
     try {
       await this.db.transaction(async (tx) => {
         const events: NewEvent[] = [];
-        await tx.exec(GENERIC_PLANS);
         for (const job of jobs) {
           try {
             values.push(await job.fn(tx, events));

@@ -68,8 +68,9 @@ export class PgStore implements Store {
     const db = this.#changes.counting(root);
     this.#db = db;
     this.#opts = opts;
-    this.#commits = new PgGroupCommit(db, opts.groupCommit ?? { maxBatch: 32, connections: 2 });
-    this.#publishes = new PgPublishes(db, opts.groupCommit ?? { maxBatch: 32, connections: 2 });
+    // Write batches are planned once per connection (PgRoot.genericPlans).
+    this.#commits = new PgGroupCommit(db.genericPlans(), opts.groupCommit ?? { maxBatch: 32, connections: 2 });
+    this.#publishes = new PgPublishes(db.genericPlans(), opts.groupCommit ?? { maxBatch: 32, connections: 2 });
     this.#upkeep = new PgIndexUpkeep(db, { intervalMs: opts.indexUpkeepMs ?? 5000, writes: () => this.#changes.writes, warn: opts.warn });
     this.objects = mapPgErrors(new PgObjects(db));
     this.votes = mapPgErrors(new PgVotes(db));
