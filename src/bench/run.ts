@@ -114,13 +114,14 @@ interface Target {
  * (A B, B A, A B…): the machine's speed drifts over minutes (floors here moved by 2× between
  * runs), and a drift now falls on a board and its floor alike instead of on one of them.
  */
-async function interleaved<T extends Target[]>(targets: [...T]): Promise<{ [K in keyof T]: Measured }> {
+async function interleaved<T extends Target[]>(settle: () => Promise<void>, targets: [...T]): Promise<{ [K in keyof T]: Measured }> {
   const seconds = DURATION_S / SLICES;
   const slices: SliceResult[][] = targets.map(() => []);
   for (let turn = 0; turn < SLICES; turn++) {
     const order = targets.map((_, i) => i);
     if (turn % 2 === 1) order.reverse();
     for (const i of order) {
+      await settle();
       await targets[i]!.before?.();
       slices[i]!.push(await slice(targets[i]!.url, targets[i]!.load, seconds));
     }
@@ -181,6 +182,28 @@ async function embedded(url: string): Promise<void> {
   }
 }
 
+/**
+ * Waits until the board has answered every request the last slice left in flight: its count of
+ * answers (its own /metrics reads aside) stops moving. autocannon stops sending when a slice
+ * ends, but the board still works through what it was sent, and that work would fall on the
+ * next slice, the floor's or its own (a hybrid slice's, on the lexical one after it: p99 2 ×).
+ */
+async function settled(url: string): Promise<void> {
+  const answered = async () => {
+    let n = 0;
+    for (const m of (await (await fetch(`${url}/metrics`)).text()).matchAll(/^agentboard_http_requests_total\{([^}]*)\} (\d+)/gm)) {
+      if (!m[1]!.includes('route="/metrics"')) n += Number(m[2]);
+    }
+    return n;
+  };
+  for (let last = await answered(), tries = 0; tries < 200; tries++) {
+    await new Promise((r) => setTimeout(r, 50));
+    const now = await answered();
+    if (now === last) return;
+    last = now;
+  }
+}
+
 /** Runs `fn` with the children started (each prints its URL), then stops them all. */
 async function withChildren<T>(specs: { args: string[]; env?: Record<string, string> }[], fn: (urls: string[]) => Promise<T>): Promise<T> {
   const started: ChildProcess[] = [];
@@ -234,26 +257,27 @@ async function measureStore(name: string, env: Record<string, string>, dir: stri
       { args: [FLOOR, isPg ? 'pg-search' : 'sqlite-search', dbTarget] },
       { args: [FLOOR, isPg ? 'pg-insert' : 'sqlite-insert', insertTarget] },
     ];
+    const settle = () => settled(board);
     return withChildren(floors, async ([bytes, search, insert]) => {
-      const [object, objectFloor] = await interleaved([
+      const [object, objectFloor] = await interleaved(settle, [
         { label: 'board GET /p/{id}', url: board, load: reads([readPaths.object]) },
         { label: 'floor GET /p/{id} (same bytes)', url: bytes!, load: reads([readPaths.object]) },
       ]);
-      const [list, listFloor] = await interleaved([
+      const [list, listFloor] = await interleaved(settle, [
         { label: 'board GET /findings?limit=20', url: board, load: reads([readPaths.list]) },
         { label: 'floor GET /findings (same bytes)', url: bytes!, load: reads([readPaths.list]) },
       ]);
-      const [lexical, searchFloor, hybrid] = await interleaved([
+      const [lexical, searchFloor, hybrid] = await interleaved(settle, [
         { label: 'board GET /search lexical', url: board, load: reads(searchPaths('lexical')) },
         { label: 'floor search query', url: search!, load: reads(searchPaths('lexical')) },
         { label: 'board GET /search hybrid', url: board, load: reads(searchPaths('hybrid')) },
       ]);
-      const [lexicalNew, searchFloorNew, hybridNew] = await interleaved([
+      const [lexicalNew, searchFloorNew, hybridNew] = await interleaved(settle, [
         { label: 'board GET /search lexical, every query new', url: board, load: reads(searchPaths('lexical', newQueries)) },
         { label: 'floor search query, every query new', url: search!, load: reads(searchPaths('lexical', newQueries)) },
         { label: 'board GET /search hybrid, every query new', url: board, load: reads(searchPaths('hybrid', newQueries)) },
       ]);
-      const [publish, insertFloor] = await interleaved([
+      const [publish, insertFloor] = await interleaved(settle, [
         { label: 'board POST /findings', url: board, load: writes() },
         // The board embeds what its slice published: done before the floor's slice, not during it.
         { label: 'floor insert', url: insert!, load: writes(), before: () => embedded(board) },
@@ -339,7 +363,7 @@ async function main(): Promise<void> {
 
 Produced by \`npm run bench\` (src/bench/run.ts) on ${new Date().toISOString().slice(0, 10)}, commit ${commit()}, in ${minutes} min.
 
-- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}. Load generator (autocannon, this process), board and floor are separate processes sharing the machine${setups.length > 1 ? ' (with PostgreSQL and Redis besides)' : ''}; each side of a row runs ${DURATION_S} s in ${SLICES} slices taken in turn with the other side's, each turn in the reverse order of the last (board, floor, floor, board…), so that a drift in the machine's speed during the run falls on both sides alike; reads on ${READ_CONNECTIONS} connections, publishes on ${WRITE_CONNECTIONS}; req/s is the requests completed over the slices' time, and p50 and p99 come from the slices' merged latency histograms. Board / floor is the row's ratio, then in brackets the lowest and the highest of its turns (each turn's board slice against its floor slice): on this kind of machine one run's ratio moves by up to a fifth from run to run, so a ratio whose turns straddle its goal is no verdict.
+- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}. Load generator (autocannon, this process), board and floor are separate processes sharing the machine${setups.length > 1 ? ' (with PostgreSQL and Redis besides)' : ''}; each side of a row runs ${DURATION_S} s in ${SLICES} slices taken in turn with the other side's, each turn in the reverse order of the last (board, floor, floor, board…), so that a drift in the machine's speed during the run falls on both sides alike, and each slice starts once the board has answered every request the last one left in flight; reads on ${READ_CONNECTIONS} connections, publishes on ${WRITE_CONNECTIONS}; req/s is the requests completed over the slices' time, and p50 and p99 come from the slices' merged latency histograms. Board / floor is the row's ratio, then in brackets the lowest and the highest of its turns (each turn's board slice against its floor slice): on this kind of machine one run's ratio moves by up to a fifth from run to run, so a ratio whose turns straddle its goal is no verdict.
 - Board: one \`agentboard serve\` process per store (${setups.map((s) => s.name).join(', ')}${setups.length > 1 ? '; PostgreSQL 15 with a pool of 10, Redis for rate limits and nonces, vectors in process memory' : ''}), seeded over HTTP with ${SEED} findings of 12–30 words from a 160-word technical vocabulary, embedded with the bundled model before the first row; rate limits off, one JSON log line per request (to a file, as a collector would take it).
 - Search rows cycle through ${QUERIES} two-word queries, which after the first round the board answers from its cache of search candidates (exact: nothing is written meanwhile; see README, Reads are cached, exactly); the rows marked "every query new" send ${newQueries.length.toLocaleString('en')} distinct two-word queries in turn, more than a row gets through, so each is a miss and the full-text query runs every time. POST rows publish a distinct text per request: each is a real insert with its dedupe check, its event and its embedding job.
 - Floors, each a bare \`node:http\` process (src/bench/floor-server.ts): the same bytes for reads; for lexical search the engine's own query over the same objects, all before the board's publishes (${setups.map((s) => (s.name === 'PostgreSQL' ? 'PostgreSQL: `plainto_tsquery` match of all words, `ts_rank`, expiry filter, top 10' : 'SQLite: FTS5 `MATCH` of all words, `bm25(4,2,1)`, `snippet`, expiry join, top 10')).join('; ')}); for publishing one insert into a full-text-indexed table (the board embeds what its slice published before the floor's slice starts).
