@@ -21,7 +21,8 @@ parentPort!.on('message', ({ id, texts }: EmbedRequest) => {
   embedder.embed(texts).then(
     (vectors) => {
       const reply: EmbedReply = { id, vectors };
-      parentPort!.postMessage(reply, vectors.flatMap((v) => (v ? [v.buffer as ArrayBuffer] : [])));
+      // Each buffer once: a list naming one twice cannot be sent.
+      parentPort!.postMessage(reply, [...new Set(vectors.flatMap((v) => (v ? [v.buffer as ArrayBuffer] : [])))]);
     },
     (err: unknown) => parentPort!.postMessage({ id, error: err instanceof Error ? err.message : String(err) } satisfies EmbedReply),
   );

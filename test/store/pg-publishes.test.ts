@@ -95,3 +95,31 @@ describe.skipIf(unavailable !== null)('publishes on PostgreSQL', () => {
     expect(new Set(events.map((e) => e.objectId)).size).toBe(keys.length * 3);
   });
 });
+
+it('fails a batch of publishes at once, each with unavailable, when the database is out of reach', async () => {
+  // Nothing listens on port 1: every connection is refused.
+  const pool = new PoolSession({ url: 'postgres://postgres@127.0.0.1:1/test', max: 2, connectTimeoutMs: 2000 });
+  let statements = 0;
+  const generic = pool.genericPlans();
+  const root: PgRoot = {
+    query: (text, params) => pool.query(text, params),
+    exec: (script) => pool.exec(script),
+    transaction: (fn) => pool.transaction(fn),
+    listen: (channel, onPayload, onLost) => pool.listen(channel, onPayload, onLost),
+    genericPlans: () => ({
+      query: (text, params) => (statements++, generic.query(text, params)),
+      exec: (script) => generic.exec(script),
+      transaction: (fn) => generic.transaction(fn),
+    }),
+    close: () => pool.close(),
+  };
+  const store = new PgStore(root);
+  try {
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => publishObject(store, row(`down-${i}`), live)));
+    expect(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as { code?: string }).code : o.status))).toEqual(Array(5).fill('unavailable'));
+    // One statement for the batch, not one more per publish.
+    expect(statements).toBe(1);
+  } finally {
+    await store.close();
+  }
+});

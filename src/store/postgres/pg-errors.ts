@@ -9,12 +9,16 @@ import { mapErrors, wrapMethods } from '../wrap-methods.js';
 const CONNECTION = /^(08|57P0|53300|53400)/;
 const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
 
-export function toDomainError(err: unknown): unknown {
+/** Whether `err` says the database cannot be reached now, rather than refusing a statement. */
+export function isUnavailable(err: unknown): boolean {
   const e = err as { code?: string; message?: string } | null;
   const code = e?.code ?? '';
-  if (CONNECTION.test(code) || NETWORK.has(code) || /timeout exceeded when trying to connect|Connection terminated|connection timeout/i.test(e?.message ?? '')) {
-    return new DomainError('unavailable', 'The database is unavailable; retry shortly.');
-  }
+  return CONNECTION.test(code) || NETWORK.has(code) || /timeout exceeded when trying to connect|Connection terminated|connection timeout/i.test(e?.message ?? '');
+}
+
+export function toDomainError(err: unknown): unknown {
+  if (isUnavailable(err)) return new DomainError('unavailable', 'The database is unavailable; retry shortly.');
+  const code = (err as { code?: string } | null)?.code ?? '';
   if (code === '22021' || code === '22P05') return new DomainError('validation-error', 'Text must not contain the NUL character (U+0000).');
   return err;
 }

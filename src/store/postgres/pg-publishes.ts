@@ -6,13 +6,14 @@
  *
  * Each caller sees what it would alone: a promise settles once the statement, and so its
  * commit, returned. A batch that fails is run again one publish at a time, so that a row the
- * server refuses (text it cannot store) fails alone; after a deadlock a publish runs again.
+ * server refuses (text it cannot store) fails alone, unless the database is out of reach;
+ * after a deadlock a publish runs again.
  */
 import type { NewEvent } from '../../domain/events.js';
 import type { LiveCriteria } from '../../domain/model.js';
 import type { NewObject } from '../../ports/object-store.js';
 import { BatchQueue } from '../batch-queue.js';
-import { mayRunAgain } from './pg-errors.js';
+import { isUnavailable, mayRunAgain } from './pg-errors.js';
 import type { GroupCommitSettings } from './pg-group-commit.js';
 import { insertRows, type Inserted, type RowToInsert } from './pg-inserts.js';
 import type { PgSession } from './pg-session.js';
@@ -43,13 +44,16 @@ export class PgPublishes {
     try {
       inserted = await insertRows(this.db, jobs.map((j) => j.row), Date.now(), true);
     } catch (err) {
-      if (jobs.length > 1) {
+      // A row the server refused fails alone: the others run again, one at a time. A database
+      // out of reach fails them all at once (one at a time, each would wait for a connection).
+      if (jobs.length > 1 && !isUnavailable(err)) {
         for (const job of jobs) await this.#batch([job]);
         return;
       }
-      const job = jobs[0]!;
-      if (mayRunAgain(err, ++job.attempts)) this.#batches.retry([job]);
-      else job.reject(err);
+      for (const job of jobs) {
+        if (mayRunAgain(err, ++job.attempts)) this.#batches.retry([job]);
+        else job.reject(err);
+      }
       return;
     }
     jobs.forEach((job, i) => job.resolve(inserted[i]!));

@@ -69,8 +69,9 @@ export class PgStore implements Store {
     this.#db = db;
     this.#opts = opts;
     // Write batches are planned once per connection (PgRoot.genericPlans).
-    this.#commits = new PgGroupCommit(db.genericPlans(), opts.groupCommit ?? { maxBatch: 32, connections: 2 });
-    this.#publishes = new PgPublishes(db.genericPlans(), opts.groupCommit ?? { maxBatch: 32, connections: 2 });
+    const batches = opts.groupCommit ?? { maxBatch: 32, connections: 2 };
+    this.#commits = new PgGroupCommit(db.genericPlans(), batches);
+    this.#publishes = new PgPublishes(db.genericPlans(), batches);
     this.#upkeep = new PgIndexUpkeep(db, { intervalMs: opts.indexUpkeepMs ?? 5000, writes: () => this.#changes.writes, warn: opts.warn });
     this.objects = mapPgErrors(new PgObjects(db));
     this.votes = mapPgErrors(new PgVotes(db));
