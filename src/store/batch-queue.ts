@@ -1,13 +1,13 @@
 /**
  * Work asked for while earlier work runs, taken in batches: what arrives in one turn of the
- * event loop, or while `concurrency` batches are running, goes into the next batch, up to
+ * event loop, or while `connections` batches are running, goes into the next batch, up to
  * `maxBatch` items. The group commits (SQLite, PostgreSQL) and PostgreSQL's publishes share it.
  */
 export interface BatchSettings {
-  /** Items one batch takes at most. */
+  /** Items one batch takes at most; 1 runs each alone. */
   maxBatch: number;
-  /** Batches running at once. */
-  concurrency: number;
+  /** Batches running at once, each on a connection of its own. */
+  connections: number;
 }
 
 export class BatchQueue<J> {
@@ -33,12 +33,12 @@ export class BatchQueue<J> {
   }
 
   #schedule(): void {
-    if (this.#scheduled || this.#queue.length === 0 || this.#running >= this.settings.concurrency) return;
+    if (this.#scheduled || this.#queue.length === 0 || this.#running >= this.settings.connections) return;
     this.#scheduled = true;
     // setImmediate runs after the poll phase: requests read in the same turn join the batch.
     setImmediate(() => {
       this.#scheduled = false;
-      if (this.#running >= this.settings.concurrency || this.#queue.length === 0) return;
+      if (this.#running >= this.settings.connections || this.#queue.length === 0) return;
       this.#running++;
       void this.runBatch(this.#queue.splice(0, this.settings.maxBatch)).finally(() => {
         this.#running--;

@@ -18,17 +18,10 @@
  * write is as durable as with one transaction each; when COMMIT fails, all are refused.
  */
 import type { NewEvent } from '../../domain/events.js';
-import { BatchQueue } from '../batch-queue.js';
+import { BatchQueue, type BatchSettings } from '../batch-queue.js';
 import { mayRunAgain } from './pg-errors.js';
 import { appendEvents } from './pg-events.js';
 import type { PgSession } from './pg-session.js';
-
-export interface GroupCommitSettings {
-  /** Jobs one transaction takes at most; 1 commits each alone. */
-  maxBatch: number;
-  /** Batches in flight at once, each on its own connection. */
-  connections: number;
-}
 
 /** What a job gets: the batch's connection, and where its events wait for the commit. */
 export type BatchJob<T> = (tx: PgSession, events: NewEvent[]) => Promise<T>;
@@ -45,9 +38,9 @@ export class PgGroupCommit {
 
   constructor(
     private readonly db: PgSession,
-    settings: GroupCommitSettings,
+    settings: BatchSettings,
   ) {
-    this.#batches = new BatchQueue({ maxBatch: settings.maxBatch, concurrency: settings.connections }, (jobs) => this.#batch(jobs));
+    this.#batches = new BatchQueue(settings, (jobs) => this.#batch(jobs));
   }
 
   run<T>(fn: BatchJob<T>): Promise<T> {

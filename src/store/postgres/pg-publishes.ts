@@ -12,9 +12,8 @@
 import type { NewEvent } from '../../domain/events.js';
 import type { LiveCriteria } from '../../domain/model.js';
 import type { NewObject } from '../../ports/object-store.js';
-import { BatchQueue } from '../batch-queue.js';
+import { BatchQueue, type BatchSettings } from '../batch-queue.js';
 import { isUnavailable, mayRunAgain } from './pg-errors.js';
-import type { GroupCommitSettings } from './pg-group-commit.js';
 import { insertRows, type Inserted, type RowToInsert } from './pg-inserts.js';
 import type { PgSession } from './pg-session.js';
 
@@ -30,9 +29,9 @@ export class PgPublishes {
 
   constructor(
     private readonly db: PgSession,
-    settings: GroupCommitSettings,
+    settings: BatchSettings,
   ) {
-    this.#batches = new BatchQueue({ maxBatch: settings.maxBatch, concurrency: settings.connections }, (jobs) => this.#batch(jobs));
+    this.#batches = new BatchQueue(settings, (jobs) => this.#batch(jobs));
   }
 
   run(object: NewObject, live: LiveCriteria, event: NewEvent): Promise<Inserted> {

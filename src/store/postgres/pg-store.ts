@@ -18,7 +18,8 @@ import { PgChanges } from './pg-changes.js';
 import { PgEmbedQueue } from './pg-embed-queue.js';
 import { mapPgErrors } from './pg-errors.js';
 import { PgEvents } from './pg-events.js';
-import { PgGroupCommit, type GroupCommitSettings } from './pg-group-commit.js';
+import type { BatchSettings } from '../batch-queue.js';
+import { PgGroupCommit } from './pg-group-commit.js';
 import { PgIdentity } from './pg-identity.js';
 import { pgMigrations } from './pg-migrations.js';
 import { PgObjects } from './pg-objects.js';
@@ -40,8 +41,8 @@ export interface PgStoreOptions {
   vectorIndex?: 'auto' | 'memory';
   /** The vectors held in memory (without pgvector): when their approximate index answers. */
   memoryIndex?: VectorIndexSettings;
-  /** How transactions share commits (pg-group-commit.ts). */
-  groupCommit?: GroupCommitSettings;
+  /** How writes are batched: publishes into one statement (pg-publishes.ts), other transactions into one commit (pg-group-commit.ts). */
+  groupCommit?: BatchSettings;
   /** How often the full-text indexes' pending lists are merged after writes (pg-index-upkeep.ts); 0 never. */
   indexUpkeepMs?: number;
   warn?: (message: string, err: unknown) => void;
