@@ -535,6 +535,9 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         expect(await ids(3)).toEqual(new Set(newer.map((o) => o.id)));
         expect(await ids(4)).toEqual(new Set([older.id, ...newer.map((o) => o.id)]));
         expect(await ids(3, { allTerms: true, stemmed: true })).toEqual(new Set(newer.map((o) => o.id)));
+        // A window far smaller than the matches (a store may pick it apart from the rows then).
+        expect(await ids(1)).toEqual(new Set([newer[2]!.id]));
+        expect(await ids(1, { allTerms: true })).toEqual(new Set([newer[2]!.id]));
         const all = await store.search.lexical({ live: live(), terms: ['pool', 'exhausted'], limit: 10, types: ['finding'] });
         expect(all).toHaveLength(5);
         expect(all[0]!.id).toBe(strongest.id);

@@ -17,6 +17,11 @@ const STATS_TTL_MS = 30_000;
 const PARSED_CACHED = 1000;
 /** Lexemes kept per term, and document frequencies per lexeme: past this many, no more are kept. */
 const LEXEMES_KEPT = 20_000;
+/**
+ * A window whose query can match at most this many times its size sorts whole rows: cheaper
+ * than reading each row again by its key, until the sort moves many more rows than it keeps.
+ */
+const WHOLE_ROWS_WINDOWS = 4;
 /** `u.lexeme` as a one-lexeme tsquery, quoted as tsquery input is (no parser: compounds stay whole). */
 const LEXEME_QUERY = String.raw`('''' || replace(replace(u.lexeme, '\', '\\'), '''', '''''') || '''')::tsquery`;
 
@@ -85,14 +90,20 @@ export class PgSearchIndex implements SearchIndex {
     });
     const allTerms = q.allTerms ? 'true' : q.unmarked ? 'false' : `${column} @@ @all::tsquery`;
     const phrase = q.unmarked ? 'false' : `${column} @@ @phrase::tsquery`;
+    const scoredFrom = (from: string) => `SELECT o.seq, ${CANDIDATE_COLUMNS}, ${score.join(' + ')} AS score, ${allTerms} AS all_terms, ${phrase} AS phrase FROM ${from}`;
     // The window, picked before any match is scored: the newest matches; for an OR query, each
     // term's newest matches, so that a rare word's matches are all in.
     const newest = (what: string, match: string) => `SELECT ${what} FROM objects o WHERE ${[`${column} @@ ${match}::tsquery`, ...kept].join(' AND ')} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}`;
-    const scoredFrom = (from: string) => `SELECT o.seq, ${CANDIDATE_COLUMNS}, ${score.join(' + ')} AS score FROM ${from}`;
-    // The window picked by seq alone (its sort moves narrow rows), then each row read by its key
-    // (OFFSET 0: not flattened into a join the planner could answer with a scan of the table).
+    // Matches there can be at most: an AND query's rarest lexeme's count, a term's its own.
+    const bound = q.allTerms ? Math.min(...parsed.df) : Math.max(...parsed.df);
     const windowed = (match: string) =>
-      scoredFrom(`(${newest('o.seq', match)}) w CROSS JOIN LATERAL (SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column} FROM objects o WHERE o.seq = w.seq OFFSET 0) o`);
+      bound <= WHOLE_ROWS_WINDOWS * (q.window ?? 0)
+        ? // Few matches: the window sorts their rows whole, and each is read once.
+          scoredFrom(`(${newest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}`, match)}) o`)
+        : // Many: the window is picked by seq alone (its sort moves narrow rows), then each row is
+          // read by its key (OFFSET 0: not flattened into a join the planner could answer with a
+          // scan of the table).
+          scoredFrom(`(${newest('o.seq', match)}) w CROSS JOIN LATERAL (SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column} FROM objects o WHERE o.seq = w.seq OFFSET 0) o`);
     const scored =
       q.window === undefined
         ? scoredFrom(`objects o WHERE ${where.join(' AND ')}`)
@@ -102,13 +113,12 @@ export class PgSearchIndex implements SearchIndex {
             // narrow rows are merged: joined back to objects by seq, the planner would hash-join
             // the union with a scan of the whole table, and merged whole, it sorts every vector.
             `SELECT DISTINCT ON (o.seq) * FROM (${parsed.each.map((t, i) => ((params[`e${i}`] = t), `(${windowed(`@e${i}`)})`)).join(' UNION ALL ')}) o`;
-    // Scored once (materialized); then only the hits are marked, and only phrase hits read their text.
+    // Scored and marked once (materialized); then only phrase hits read their text.
     const rows = await all<CandidateColumns & { score: number; all_terms: boolean; phrase: boolean; title: string | null; content: string | null }>(
       this.db,
-      `WITH scored AS MATERIALIZED (${scored}),
-       hits AS (SELECT * FROM scored WHERE score > 0 ORDER BY score DESC, seq ${limitSql(q.limit)})
-       SELECT h.*, m.all_terms, m.phrase, CASE WHEN m.phrase THEN o.title END AS title, CASE WHEN m.phrase THEN o.content END AS content
-       FROM hits h JOIN objects o ON o.seq = h.seq, LATERAL (SELECT ${allTerms} AS all_terms, ${phrase} AS phrase) m
+      `WITH scored AS MATERIALIZED (${scored})
+       SELECT h.*, ${['title', 'content'].map((c) => `CASE WHEN h.phrase THEN (SELECT o.${c} FROM objects o WHERE o.seq = h.seq) END AS ${c}`).join(', ')}
+       FROM (SELECT * FROM scored WHERE score > 0 ORDER BY score DESC, seq ${limitSql(q.limit)}) h
        ORDER BY h.score DESC, h.seq`,
       params,
     );
