@@ -45,6 +45,22 @@ runStoreContract({
   },
 });
 
+// Lexical statements on the request thread's connection (SQLITE_SEARCH_THREAD=false) answer it too.
+runStoreContract({
+  name: 'sqlite (file, searches on the request thread)',
+  async makeStore() {
+    const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
+    const store = new SqliteStore(join(dir, 'board.db'), { searchThread: false });
+    return {
+      store,
+      async dispose() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+});
+
 // Lexical windows ranked from their texts (as on a large board with common words) answer it too.
 runStoreContract({
   name: 'sqlite (file, ranked from texts)',

@@ -7,6 +7,7 @@ import { CANDIDATE_COLUMNS, candidateColumns, toCandidate, type CandidateRow } f
 import { COLUMN_WEIGHTS, Fts5Bm25, INDEX_ROWS_PER_TEXT, type Bm25Score, type Bm25Texts } from './sqlite-bm25.js';
 import { addFilters, ftsToken, limitSql, liveParams, liveSql, type Sql } from './sqlite-rows.js';
 import type { SqliteVectorLeg } from './sqlite-vectors.js';
+import type { ReadRows } from './search-thread.js';
 
 type WindowRow = [...CandidateRow, title: string, topicsText: string, content: string, seq: number];
 
@@ -18,6 +19,8 @@ export class SqliteSearchIndex implements SearchIndex {
     private readonly vectors: SqliteVectorLeg | null,
     /** Rank every window from its texts, never with FTS5's bm25() (both rank alike; tests run both). */
     rankFromTexts = false,
+    /** Runs a lexical query's statement: on the store's connection, or on a thread of its own (search-thread.ts). */
+    private readonly rows: ReadRows = async (text, params) => sql(text).raw(true).all(params) as unknown[][],
   ) {
     const ratio = rankFromTexts ? -1 : INDEX_ROWS_PER_TEXT;
     this.#bm25 = { words: new Fts5Bm25(sql, 'objects_fts', false, ratio), stems: new Fts5Bm25(sql, 'objects_fts_stem', true, ratio) };
@@ -44,7 +47,7 @@ export class SqliteSearchIndex implements SearchIndex {
       // object's seq, the last column), each joined once for the live check and the filters.
       const columns = `${CANDIDATE_COLUMNS}, o.title, o.topics_text, o.content, o.seq`;
       const windowed = q.allTerms ? `SELECT ${columns} FROM ${newest('@match', q.window)}` : `${eachNewest(columns)} ORDER BY 8 DESC`;
-      return this.#rankedFromTexts(q, this.sql(windowed).raw(true).all(params) as WindowRow[], bm25.scorer(q.terms, weights));
+      return this.#rankedFromTexts(q, (await this.rows(windowed, params)) as WindowRow[], bm25.scorer(q.terms, weights));
     }
     // An OR query's window holds every match when no term has more matches than it; otherwise
     // the OR query scans every match (cheap where the index ranks) and keeps the window's ones.
@@ -61,15 +64,14 @@ export class SqliteSearchIndex implements SearchIndex {
     };
     const allTerms = q.allTerms || single ? '1' : q.unmarked ? '0' : set('all', tokens.join(' AND '));
     const phrase = single ? '1' : q.unmarked ? '0' : set('phrase', ftsToken(q.terms.join(' ')));
-    const rows = this.sql(
+    const rows = (await this.rows(
       `WITH ranked AS MATERIALIZED (SELECT o.seq, ${CANDIDATE_COLUMNS}, -bm25(${fts}, ${COLUMN_WEIGHTS.join(', ')}) AS score FROM ${window}),
        hits AS (SELECT * FROM ranked ORDER BY score DESC, seq DESC ${limitSql(q.limit)}),
        marked AS (SELECT hits.*, ${allTerms} AS all_terms, ${phrase} AS phrase FROM hits)
        SELECT m.id, m.created_at, m.verification_count, m.contradiction_count, m.score, m.all_terms, m.phrase, t.title, t.content
        FROM marked m LEFT JOIN objects t ON m.phrase AND t.seq = m.seq ORDER BY m.score DESC, m.seq DESC`,
-    )
-      .raw(true)
-      .all(params) as [...CandidateRow, score: number, allTerms: number, phrase: number, title: string | null, content: string | null][];
+      params,
+    )) as [...CandidateRow, score: number, allTerms: number, phrase: number, title: string | null, content: string | null][];
     return rows.map((r) =>
       toCandidate(candidateColumns(r), {
         relevance: r[4],

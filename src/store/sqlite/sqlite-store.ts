@@ -20,6 +20,7 @@ import type { Store, StoreCapabilities, StoreTx } from '../../ports/store.js';
 import type { VoteStore } from '../../ports/vote-store.js';
 import { guard } from './busy.js';
 import { Checkpointer } from './checkpointer.js';
+import { SearchThread } from './search-thread.js';
 import { GroupCommit, WriteGate } from './write-gate.js';
 import { useWal } from './wal-mode.js';
 import { migrations } from './migrations.js';
@@ -42,6 +43,8 @@ export interface SqliteStoreOptions {
   memoryIndex?: VectorIndexSettings;
   /** Rank lexical matches from their texts even where FTS5's bm25() costs less (they rank alike; the store contract runs both ways). */
   rankFromTexts?: boolean;
+  /** Run lexical queries' statements on a thread of their own (search-thread.ts); a file's only, default true. */
+  searchThread?: boolean;
   /** Told of a failure the store works around (the checkpoint thread ending). */
   warn?: (message: string, err: unknown) => void;
 }
@@ -63,6 +66,7 @@ export class SqliteStore implements Store {
   readonly #gate = new WriteGate();
   readonly #commits: GroupCommit;
   readonly #checkpointer: Checkpointer | null;
+  readonly #searchThread: SearchThread | null;
   readonly #inside: StoreTx;
   /** The objects half with what only the store itself calls (insert), for the transaction holding the gate. */
   readonly #objects: SqliteObjects;
@@ -109,7 +113,9 @@ export class SqliteStore implements Store {
     this.#events = new SqliteEvents(this.#db, sql);
     this.objects = guard(objects, gate);
     this.votes = guard(votes, gate);
-    this.search = guard(new SqliteSearchIndex(sql, leg, opts.rankFromTexts), gate);
+    // An in-memory database is this connection's alone: another cannot open it.
+    this.#searchThread = path !== ':memory:' && (opts.searchThread ?? true) ? new SearchThread(path, busyTimeoutMs) : null;
+    this.search = guard(new SqliteSearchIndex(sql, leg, opts.rankFromTexts, this.#searchThread?.rows), gate);
     this.embeddings = guard(new SqliteEmbedQueue(this.#db, sql), gate);
     this.registry = guard(new SqliteRegistry(this.#db, sql), gate);
     this.identity = guard(identity, gate);
@@ -188,7 +194,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.#checkpointer?.stop();
+    await Promise.all([this.#checkpointer?.stop(), this.#searchThread?.stop()]);
     if (this.#db.open) this.#db.close();
   }
 
