@@ -38,7 +38,7 @@ export async function openStore(config: Config, log?: Logger): Promise<Store> {
   const d = config.database;
   const warn = log ? (message: string, err: unknown) => log.warn({ err }, message) : undefined;
   if (d.kind === 'sqlite') {
-    return new SqliteStore(d.path, { busyTimeoutMs: d.busyTimeoutMs, groupCommitMax: d.groupCommitMax, checkpointMs: d.checkpointMs, searchThread: d.searchThread, vectors: d.vectors, memoryIndex: d.memoryIndex, ...(warn ? { warn } : {}) });
+    return new SqliteStore(d.path, { busyTimeoutMs: d.busyTimeoutMs, groupCommitMax: d.groupCommitMax, checkpointMs: d.checkpointMs, searchThread: d.searchThread, searchCacheKib: d.searchCacheKib, vectors: d.vectors, memoryIndex: d.memoryIndex, ...(warn ? { warn } : {}) });
   }
   const [{ PgStore }, { PoolSession }] = await Promise.all([import('./store/postgres/pg-store.js'), import('./store/postgres/pg-session.js')]);
   // The write batches' own connections: a publish batch and a group commit of each in flight at once.

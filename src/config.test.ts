@@ -6,7 +6,7 @@ describe('loadConfig', () => {
     const c = loadConfig({});
     expect(c.port).toBe(8787);
     expect(c.host).toBe('127.0.0.1');
-    expect(c.database).toEqual({ kind: 'sqlite', path: './data/board.db', busyTimeoutMs: 5000, groupCommitMax: 64, checkpointMs: 100, searchThread: true, vectors: 'memory', memoryIndex: { approximateFrom: 100_000, probes: 96 } });
+    expect(c.database).toEqual({ kind: 'sqlite', path: './data/board.db', busyTimeoutMs: 5000, groupCommitMax: 64, checkpointMs: 100, searchThread: true, searchCacheKib: 2048, vectors: 'memory', memoryIndex: { approximateFrom: 100_000, probes: 96 } });
     expect(c.rateLimits).toMatchObject({ anonWrites: 60, signedWrites: 600, reads: 1200 });
     expect(c.maxBodyBytes).toBe(32768);
     expect(c.limits.lifetimes.status).toEqual({ defaultSeconds: 21600, maxSeconds: 86400 });
@@ -23,10 +23,10 @@ describe('loadConfig', () => {
     expect(c.rateLimits.reads).toBe(0);
     expect(c.adminToken).toBeUndefined();
     expect(c.registry.url).toBeUndefined();
-    const d = loadConfig({ EMBEDDINGS_THREADS: '4', EMBEDDINGS_OWN_THREAD: 'false', SQLITE_VECTORS: 'scan', SQLITE_SEARCH_THREAD: 'false' });
+    const d = loadConfig({ EMBEDDINGS_THREADS: '4', EMBEDDINGS_OWN_THREAD: 'false', SQLITE_VECTORS: 'scan', SQLITE_SEARCH_THREAD: 'false', SQLITE_SEARCH_CACHE_KIB: '512' });
     expect(d.embeddings.threads).toBe(4);
     expect(d.embeddings.ownThread).toBe(false);
-    expect(d.database).toMatchObject({ kind: 'sqlite', vectors: 'scan', searchThread: false });
+    expect(d.database).toMatchObject({ kind: 'sqlite', vectors: 'scan', searchThread: false, searchCacheKib: 512 });
     expect(() => loadConfig({ SQLITE_VECTORS: 'hnsw' })).toThrow(ConfigError);
   });
   it('lists every bad setting at once', () => {

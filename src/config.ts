@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   SQLITE_CHECKPOINT_MS: int(0, 60_000).default(100),
   /** Run lexical search's statements on a thread of each process's own, with a read-only connection (a file's only). */
   SQLITE_SEARCH_THREAD: bool.default(true),
+  /** That thread's connection's page cache, in KiB: it counts in the process's memory, besides the store connection's. */
+  SQLITE_SEARCH_CACHE_KIB: int(64, 1_048_576).default(2048),
   /** SQLite's semantic leg: vectors in each process's memory (`memory`), or sqlite-vec's exact scan of the file (`scan`). */
   SQLITE_VECTORS: z.enum(['memory', 'scan']).default('memory'),
   /** PostgreSQL connections each process opens at most for reads and other statements; the write batches open 2 × PG_GROUP_COMMIT_CONNECTIONS of their own. */
@@ -205,7 +207,7 @@ export interface Config {
   host: string;
   baseUrl: string | undefined;
   database:
-    | { kind: 'sqlite'; path: string; busyTimeoutMs: number; groupCommitMax: number; checkpointMs: number; searchThread: boolean; vectors: 'memory' | 'scan'; memoryIndex: VectorIndexSettings }
+    | { kind: 'sqlite'; path: string; busyTimeoutMs: number; groupCommitMax: number; checkpointMs: number; searchThread: boolean; searchCacheKib: number; vectors: 'memory' | 'scan'; memoryIndex: VectorIndexSettings }
     | {
         kind: 'postgres';
         url: string;
@@ -310,7 +312,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const e = parsed.data;
   const memoryIndex: VectorIndexSettings = { approximateFrom: e.VECTORS_APPROXIMATE_FROM, probes: e.VECTORS_PROBES };
   const database = e.DATABASE_URL.startsWith('sqlite:')
-    ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('sqlite:'.length) || ':memory:', busyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS, groupCommitMax: e.SQLITE_GROUP_COMMIT_MAX, checkpointMs: e.SQLITE_CHECKPOINT_MS, searchThread: e.SQLITE_SEARCH_THREAD, vectors: e.SQLITE_VECTORS, memoryIndex } as const)
+    ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('sqlite:'.length) || ':memory:', busyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS, groupCommitMax: e.SQLITE_GROUP_COMMIT_MAX, checkpointMs: e.SQLITE_CHECKPOINT_MS, searchThread: e.SQLITE_SEARCH_THREAD, searchCacheKib: e.SQLITE_SEARCH_CACHE_KIB, vectors: e.SQLITE_VECTORS, memoryIndex } as const)
     : ({
         kind: 'postgres',
         url: e.DATABASE_URL,

@@ -35,9 +35,11 @@ describe('SQLite search thread', () => {
     const path = join(dir, 'board.db');
     const store = new SqliteStore(path);
     await store.migrate();
-    const thread = new SearchThread(path, 1000);
+    const thread = new SearchThread(path, 1000, 512);
     try {
       expect(await thread.rows('SELECT @a + 1 AS x, @b AS y', { a: 41, b: 'text' })).toEqual([[42, 'text']]);
+      // Its page cache is the one it was given (it counts in the process's memory).
+      expect(await thread.rows('SELECT cache_size FROM pragma_cache_size()', {})).toEqual([[-512]]);
       await expect(thread.rows("INSERT INTO settings (key, value) VALUES ('k', 'v') RETURNING key", {})).rejects.toMatchObject({ code: 'SQLITE_READONLY' });
       await expect(thread.rows('SELEKT 1', {})).rejects.toMatchObject({ code: 'SQLITE_ERROR' });
       // Still answering after those errors.
@@ -71,7 +73,7 @@ describe('SQLite search thread', () => {
 
   it('fails what a thread that ended owed, and the next statement starts another', async () => {
     const path = join(dir, 'later.db');
-    const thread = new SearchThread(path, 1000);
+    const thread = new SearchThread(path, 1000, 2048);
     try {
       // No file yet: the thread cannot open it, and ends.
       await expect(thread.rows('SELECT 1', {})).rejects.toThrow();
@@ -93,7 +95,7 @@ describe('SQLite search thread', () => {
     await publishObject(store, newRow(1, 'connection refused on port 5432'), live());
     expect(await store.search.lexical({ live: live(), terms: ['refused'], limit: 10, window: 300 })).toHaveLength(1);
     await store.close();
-    const thread = new SearchThread(path, 1000);
+    const thread = new SearchThread(path, 1000, 2048);
     expect(await thread.rows('SELECT count(*) FROM objects', {})).toEqual([[1]]);
     await thread.stop();
     expect(await thread.rows('SELECT count(*) FROM objects', {})).toEqual([[1]]);

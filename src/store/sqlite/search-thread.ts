@@ -34,6 +34,8 @@ export class SearchThread {
   constructor(
     private readonly path: string,
     private readonly busyTimeoutMs: number,
+    /** The thread's connection's page cache, in KiB. */
+    private readonly cacheKib: number,
   ) {}
 
   readonly rows: ReadRows = (sql, params) => {
@@ -61,7 +63,7 @@ export class SearchThread {
   #start(): Worker {
     if (this.#worker) return this.#worker;
     const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), {
-      workerData: { path: this.path, busyTimeoutMs: this.busyTimeoutMs },
+      workerData: { path: this.path, busyTimeoutMs: this.busyTimeoutMs, cacheKib: this.cacheKib },
       // What it holds is a connection, its statements and one answer at a time: a small heap
       // keeps the process's memory near what it was with no thread (V8's default young
       // generation alone let RSS grow by up to 20 MiB).

@@ -3,13 +3,15 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
-/** @type {{ path: string; busyTimeoutMs: number }} */
-const { path, busyTimeoutMs } = workerData;
+/** @type {{ path: string; busyTimeoutMs: number; cacheKib: number }} */
+const { path, busyTimeoutMs, cacheKib } = workerData;
 
 // Read-only: this connection never writes, so it never takes the write lock from the store's own.
 const db = new Database(path, { readonly: true });
 db.pragma(`busy_timeout = ${busyTimeoutMs}`);
 db.pragma('temp_store = MEMORY');
+// Its own page cache, besides the store connection's: bounded, as it counts in the process's memory.
+db.pragma(`cache_size = -${cacheKib}`);
 
 /** Prepared statements by SQL text, as the store's own connection keeps them. */
 const statements = new Map();

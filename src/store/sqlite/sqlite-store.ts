@@ -45,6 +45,8 @@ export interface SqliteStoreOptions {
   rankFromTexts?: boolean;
   /** Run lexical queries' statements on a thread of their own (search-thread.ts); a file's only, default true. */
   searchThread?: boolean;
+  /** That thread's connection's page cache, in KiB (default 2048, SQLite's own default). */
+  searchCacheKib?: number;
   /** Told of a failure the store works around (the checkpoint thread ending). */
   warn?: (message: string, err: unknown) => void;
 }
@@ -114,7 +116,7 @@ export class SqliteStore implements Store {
     this.objects = guard(objects, gate);
     this.votes = guard(votes, gate);
     // An in-memory database is this connection's alone: another cannot open it.
-    this.#searchThread = path !== ':memory:' && (opts.searchThread ?? true) ? new SearchThread(path, busyTimeoutMs) : null;
+    this.#searchThread = path !== ':memory:' && (opts.searchThread ?? true) ? new SearchThread(path, busyTimeoutMs, opts.searchCacheKib ?? 2048) : null;
     this.search = guard(new SqliteSearchIndex(sql, leg, opts.rankFromTexts, this.#searchThread?.rows), gate);
     this.embeddings = guard(new SqliteEmbedQueue(this.#db, sql), gate);
     this.registry = guard(new SqliteRegistry(this.#db, sql), gate);
