@@ -28,7 +28,7 @@ parentPort?.on('message', (/** @type {'stop' | { id: number; sql: string; params
       statement = db.prepare(m.sql).raw(true);
       statements.set(m.sql, statement);
     }
-    parentPort?.postMessage({ id: m.id, rows: statement.all(m.params) });
+    parentPort?.postMessage({ id: m.id, result: statement.all(m.params) });
   } catch (err) {
     const e = /** @type {{ code?: string; message?: string }} */ (err);
     parentPort?.postMessage({ id: m.id, error: { message: e.message ?? String(err), code: e.code } });
