@@ -6,76 +6,41 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
 import { migrations } from '../../src/store/sqlite/migrations.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { SqliteStore, type SqliteStoreOptions } from '../../src/store/sqlite/sqlite-store.js';
 import { expectUpgraded, oldRows } from './standing-upgrade.case.js';
 import { runStoreContract } from './store.case.js';
 import { publishObject } from '../helpers/publish.js';
 
 const require = createRequire(import.meta.url);
 
-runStoreContract({
-  name: 'sqlite (file)',
-  async makeStore() {
-    const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
-    const store = new SqliteStore(join(dir, 'nested', 'board.db'));
-    return {
-      store,
-      async dispose() {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  },
-});
+/** The store contract on a file made for each test (`file` may name folders to create), with `opts`. */
+function fileContract(name: string, opts: SqliteStoreOptions = {}, file = 'board.db', check?: (store: SqliteStore) => void): void {
+  runStoreContract({
+    name,
+    async makeStore() {
+      const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
+      const store = new SqliteStore(join(dir, file), opts);
+      check?.(store);
+      return {
+        store,
+        async dispose() {
+          await store.close();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  });
+}
 
+fileContract('sqlite (file)', {}, join('nested', 'board.db'));
 // The other semantic leg, sqlite-vec's exact scan of the file, answers the same contract.
-runStoreContract({
-  name: 'sqlite (file, SQLITE_VECTORS=scan)',
-  async makeStore() {
-    const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
-    const store = new SqliteStore(join(dir, 'board.db'), { vectors: 'scan' });
-    expect(store.capabilities.vectors).toEqual({ available: true, answeredBy: 'exact-scan' });
-    return {
-      store,
-      async dispose() {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  },
-});
-
+fileContract('sqlite (file, SQLITE_VECTORS=scan)', { vectors: 'scan' }, 'board.db', (store) =>
+  expect(store.capabilities.vectors).toEqual({ available: true, answeredBy: 'exact-scan' }),
+);
 // Lexical statements on the request thread's connection (SQLITE_SEARCH_THREAD=false) answer it too.
-runStoreContract({
-  name: 'sqlite (file, searches on the request thread)',
-  async makeStore() {
-    const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
-    const store = new SqliteStore(join(dir, 'board.db'), { searchThread: false });
-    return {
-      store,
-      async dispose() {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  },
-});
-
+fileContract('sqlite (file, searches on the request thread)', { searchThread: false });
 // Lexical windows ranked from their texts (as on a large board with common words) answer it too.
-runStoreContract({
-  name: 'sqlite (file, ranked from texts)',
-  async makeStore() {
-    const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
-    const store = new SqliteStore(join(dir, 'board.db'), { rankFromTexts: true });
-    return {
-      store,
-      async dispose() {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  },
-});
+fileContract('sqlite (file, ranked from texts)', { rankFromTexts: true });
 
 /** A minimal new object for the multi-handle tests below. */
 const newRow = (id: string, now: number) => ({
