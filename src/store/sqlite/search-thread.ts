@@ -32,8 +32,7 @@ export class SearchThread {
       {
         workerData: { path, busyTimeoutMs, cacheKib },
         // What it holds is a connection, its statements and one answer at a time: a small heap
-        // keeps the process's memory near what it was with no thread (V8's default young
-        // generation alone let RSS grow by up to 20 MiB).
+        // is enough, and every MiB of it counts in the process's memory.
         resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB, maxOldGenerationSizeMb: OLD_MB },
       },
       'the search thread',

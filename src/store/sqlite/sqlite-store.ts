@@ -45,7 +45,7 @@ export interface SqliteStoreOptions {
   rankFromTexts?: boolean;
   /** Run lexical queries' statements on a thread of their own (search-thread.ts); a file's only, default true. */
   searchThread?: boolean;
-  /** That thread's connection's page cache, in KiB (default 2048, SQLite's own default). */
+  /** That thread's connection's page cache, in KiB (default 2048, about SQLite's own default; better-sqlite3's is 16,000). */
   searchCacheKib?: number;
   /** Told of a failure the store works around (the checkpoint thread ending). */
   warn?: (message: string, err: unknown) => void;
