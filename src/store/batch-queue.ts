@@ -10,6 +10,12 @@ export interface BatchSettings {
   connections: number;
 }
 
+/** A job's caller, awaiting its value: the batch that takes the job settles it. */
+export interface Waiting<V> {
+  resolve: (value: V) => void;
+  reject: (err: unknown) => void;
+}
+
 export class BatchQueue<J> {
   #queue: J[] = [];
   #running = 0;

@@ -18,7 +18,7 @@
  * write is as durable as with one transaction each; when COMMIT fails, all are refused.
  */
 import type { NewEvent } from '../../domain/events.js';
-import { BatchQueue, type BatchSettings } from '../batch-queue.js';
+import { BatchQueue, type BatchSettings, type Waiting } from '../batch-queue.js';
 import { mayRunAgain } from './pg-errors.js';
 import { appendEvents } from './pg-events.js';
 import type { PgSession } from './pg-session.js';
@@ -26,10 +26,8 @@ import type { PgSession } from './pg-session.js';
 /** What a job gets: the batch's connection, and where its events wait for the commit. */
 export type BatchJob<T> = (tx: PgSession, events: NewEvent[]) => Promise<T>;
 
-interface Job {
+interface Job extends Waiting<unknown> {
   fn: BatchJob<unknown>;
-  resolve: (value: unknown) => void;
-  reject: (err: unknown) => void;
   attempts: number;
 }
 

@@ -12,15 +12,13 @@
 import type { NewEvent } from '../../domain/events.js';
 import type { LiveCriteria } from '../../domain/model.js';
 import type { NewObject } from '../../ports/object-store.js';
-import { BatchQueue, type BatchSettings } from '../batch-queue.js';
+import { BatchQueue, type BatchSettings, type Waiting } from '../batch-queue.js';
 import { isUnavailable, mayRunAgain } from './pg-errors.js';
 import { insertRows, type Inserted, type RowToInsert } from './pg-inserts.js';
 import type { PgSession } from './pg-session.js';
 
-interface Publish {
+interface Publish extends Waiting<Inserted> {
   row: RowToInsert;
-  resolve: (value: Inserted) => void;
-  reject: (err: unknown) => void;
   attempts: number;
 }
 
