@@ -71,6 +71,22 @@ describe('SQLite search thread', () => {
     }
   });
 
+  it("sees another handle's publishes on the same file as soon as they are acknowledged", async () => {
+    const path = join(dir, 'board.db');
+    const writer = new SqliteStore(path);
+    const reader = new SqliteStore(path);
+    await writer.migrate();
+    try {
+      for (let n = 0; n < 10; n++) {
+        await publishObject(writer, newRow(n, `gateway timeout upstream ${n}`), live());
+        expect(await reader.search.lexical({ live: live(), terms: ['gateway', 'timeout'], limit: 100, window: 300, allTerms: true })).toHaveLength(n + 1);
+      }
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+  });
+
   it('fails what a thread that ended owed, and the next statement starts another', async () => {
     const path = join(dir, 'later.db');
     const thread = new SearchThread(path, 1000, 2048);
