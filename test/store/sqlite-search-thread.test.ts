@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SearchThread } from '../../src/store/sqlite/search-thread.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { SqliteStore, type SqliteStoreOptions } from '../../src/store/sqlite/sqlite-store.js';
 import { publishObject } from '../helpers/publish.js';
 
 const live = () => ({ now: Date.now(), disputeMinContradictions: 2 });
@@ -23,6 +23,19 @@ const newRow = (n: number, content: string) => ({
   injectionSuspected: false,
   dedupeKey: `k${n}`,
 });
+
+/** Two stores on one migrated file, the second opened with `opts`, both closed after `fn`. */
+async function twoHandles(path: string, opts: SqliteStoreOptions, fn: (first: SqliteStore, second: SqliteStore) => Promise<void>): Promise<void> {
+  const first = new SqliteStore(path);
+  const second = new SqliteStore(path, opts);
+  await first.migrate();
+  try {
+    await fn(first, second);
+  } finally {
+    await first.close();
+    await second.close();
+  }
+}
 
 describe('SQLite search thread', () => {
   let dir: string;
@@ -51,11 +64,7 @@ describe('SQLite search thread', () => {
   });
 
   it('sees each publish as soon as it is acknowledged, and ranks as the request thread does', async () => {
-    const path = join(dir, 'board.db');
-    const threaded = new SqliteStore(path);
-    const inline = new SqliteStore(path, { searchThread: false });
-    await threaded.migrate();
-    try {
+    await twoHandles(join(dir, 'board.db'), { searchThread: false }, async (threaded, inline) => {
       for (let n = 0; n < 30; n++) {
         await publishObject(threaded, newRow(n, `pool exhausted under load, case ${n}${n % 3 ? ' with retries' : ''}`), live());
         const q = { live: live(), terms: ['pool', 'exhausted'], limit: 100, window: 300 };
@@ -65,26 +74,16 @@ describe('SQLite search thread', () => {
         const narrowed = { ...q, terms: ['retries', 'case'], allTerms: true };
         expect(await threaded.search.lexical(narrowed)).toEqual(await inline.search.lexical(narrowed));
       }
-    } finally {
-      await threaded.close();
-      await inline.close();
-    }
+    });
   });
 
   it("sees another handle's publishes on the same file as soon as they are acknowledged", async () => {
-    const path = join(dir, 'board.db');
-    const writer = new SqliteStore(path);
-    const reader = new SqliteStore(path);
-    await writer.migrate();
-    try {
+    await twoHandles(join(dir, 'board.db'), {}, async (writer, reader) => {
       for (let n = 0; n < 10; n++) {
         await publishObject(writer, newRow(n, `gateway timeout upstream ${n}`), live());
         expect(await reader.search.lexical({ live: live(), terms: ['gateway', 'timeout'], limit: 100, window: 300, allTerms: true })).toHaveLength(n + 1);
       }
-    } finally {
-      await writer.close();
-      await reader.close();
-    }
+    });
   });
 
   it('fails what a thread that ended owed, and the next statement starts another', async () => {
