@@ -481,6 +481,15 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
           expect(hits.map((h) => h.id).sort()).toEqual([live1.id, live2.id].sort());
         }
       });
+      it("reads a phrase hit's text back exactly, whatever characters it holds", async () => {
+        const title = 'Quote "pool" \\ back\\slash \'single\' </script>';
+        const content = `pool exhausted\n\ttab \u0001 \u2028 \u{1F389} é ${'x'.repeat(3000)} "end"`;
+        const o = await insert({ title, content, verificationCount: 2 });
+        const [hit] = await store.search.lexical({ live: live(), terms: ['pool', 'exhausted'], limit: 10 });
+        expect(hit).toMatchObject({ id: o.id, createdAt: o.createdAt, verificationCount: 2, contradictionCount: 0, allTerms: true, phrase: true });
+        expect(hit!.text).toEqual({ title, content });
+        expect(typeof hit!.relevance).toBe('number');
+      });
       it('answers a candidate with the facts ranking reads', async () => {
         const o = await insert({ content: 'pool exhausted', verificationCount: 3, contradictionCount: 1 });
         const [hit] = await store.search.lexical({ live: live(), terms: ['pool'], limit: 10 });

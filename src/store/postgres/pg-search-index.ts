@@ -6,8 +6,8 @@
  * Semantic: pg-vectors.ts.
  */
 import type { LexicalHit, LexicalQuery, SearchIndex, SemanticHit, SemanticQuery } from '../../ports/search-index.js';
-import { CANDIDATE_COLUMNS, toCandidate, type CandidateColumns } from '../object-columns.js';
-import { addFilters, all, limitSql, liveParams, liveSql, one, type Params } from './pg-rows.js';
+import { CANDIDATE_COLUMNS, candidateColumns, toCandidate, type CandidateRow } from '../object-columns.js';
+import { addFilters, allAsArrays, limitSql, liveParams, liveSql, one, type Params } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
 import type { MemoryVectors, PgvectorLeg } from './pg-vectors.js';
 
@@ -119,20 +119,21 @@ export class PgSearchIndex implements SearchIndex {
             // the union with a scan of the whole table, and merged whole, it sorts every vector.
             `SELECT DISTINCT ON (o.seq) * FROM (${parsed.each.map((t, i) => ((params[`e${i}`] = t), `(${windowed(`@e${i}`)})`)).join(' UNION ALL ')}) o`;
     // Scored and marked once (materialized); then only phrase hits read their text.
-    const rows = await all<CandidateColumns & { score: number; all_terms: boolean; phrase: boolean; title: string | null; content: string | null }>(
+    const rows = await allAsArrays<[...CandidateRow, score: number, allTerms: boolean, phrase: boolean, title: string | null, content: string | null]>(
       this.db,
       `WITH scored AS MATERIALIZED (${scored})
        SELECT h.*, ${['title', 'content'].map((c) => `CASE WHEN h.phrase THEN (SELECT o.${c} FROM objects o WHERE o.seq = h.seq) END AS ${c}`).join(', ')}
-       FROM (SELECT * FROM scored WHERE score > 0 ORDER BY score DESC, seq ${limitSql(q.limit)}) h
-       ORDER BY h.score DESC, h.seq`,
+       FROM (SELECT * FROM scored WHERE score > 0 ORDER BY score DESC, seq ${limitSql(q.limit)}) h`,
+      ['id', 'created_at', 'verification_count', 'contradiction_count', 'score', 'all_terms', 'phrase', 'title', 'content'],
+      'r.score DESC, r.seq',
       params,
     );
     return rows.map((r) =>
-      toCandidate(r, {
-        relevance: r.score,
-        allTerms: r.all_terms,
-        phrase: r.phrase,
-        text: r.phrase ? { title: r.title!, content: r.content! } : undefined,
+      toCandidate(candidateColumns(r), {
+        relevance: r[4],
+        allTerms: r[5],
+        phrase: r[6],
+        text: r[6] ? { title: r[7]!, content: r[8]! } : undefined,
       }),
     );
   }

@@ -8,9 +8,9 @@
  *   applies the live rule and the filters to the nearest candidates.
  */
 import type { SemanticHit, SemanticQuery } from '../../ports/search-index.js';
-import { CANDIDATE_COLUMNS, toCandidate, type CandidateColumns } from '../object-columns.js';
+import { CANDIDATE_COLUMNS, candidateColumns, toCandidate, type CandidateColumns, type CandidateRow } from '../object-columns.js';
 import { applyRows, DEFAULT_VECTOR_INDEX, ModelVectors, nearestLive, type VectorIndexSettings } from '../vector-memory.js';
-import { addFilters, all, liveParams, liveSql, type Params } from './pg-rows.js';
+import { addFilters, all, allAsArrays, liveParams, liveSql, type Params } from './pg-rows.js';
 import type { PgRoot, PgSession } from './pg-session.js';
 
 export const VECTORS_CHANNEL = 'agentboard_vectors';
@@ -31,8 +31,14 @@ async function liveAmong(db: PgSession, seqs: number[], q: SemanticQuery) {
   const params: Params = { ...liveParams(q.live), seqs: `{${seqs.join(',')}}` };
   const where = ['o.seq = ANY(@seqs::bigint[])', liveSql('o')];
   addFilters(q, where, params);
-  const rows = await all<CandidateColumns & { seq: number }>(db, `SELECT o.seq, ${CANDIDATE_COLUMNS} FROM objects o WHERE ${where.join(' AND ')}`, params);
-  return new Map(rows.map((r) => [r.seq, r]));
+  const rows = await allAsArrays<[...CandidateRow, seq: number]>(
+    db,
+    `SELECT ${CANDIDATE_COLUMNS}, o.seq FROM objects o WHERE ${where.join(' AND ')}`,
+    ['id', 'created_at', 'verification_count', 'contradiction_count', 'seq'],
+    null,
+    params,
+  );
+  return new Map(rows.map((r) => [r[4], candidateColumns(r)]));
 }
 
 /** Whether this pgvector walks an index past filtered-out rows (`hnsw.iterative_scan`, 0.8 and later). */
