@@ -15,7 +15,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { PACKAGE_ROOT } from '../paths.js';
-import { startChild, storeSetups } from './child.js';
+import { startChild, storeSetups, type StoreSetup } from './child.js';
 import { writeSection } from './sections.js';
 import { sentence, VOCABULARY } from './vocabulary.js';
 
@@ -223,7 +223,8 @@ async function withChildren<T>(specs: { args: string[]; env?: Record<string, str
   }
 }
 
-async function measureStore(name: string, env: Record<string, string>, dir: string, dbTarget: string): Promise<Row[]> {
+async function measureStore(setup: StoreSetup, dir: string, dbTarget: string): Promise<Row[]> {
+  const { name, env } = setup;
   process.stdout.write(`— ${name}\n`);
   const boardEnv = {
     PORT: '0',
@@ -241,6 +242,7 @@ async function measureStore(name: string, env: Record<string, string>, dir: stri
     process.stdout.write(`  seeding ${SEED} findings…\n`);
     const firstId = await seed(board);
     await embedded(board);
+    await setup.steady();
     const readPaths = { object: `/p/${firstId}`, list: '/findings?limit=20' };
     const recorded: Record<string, { status: number; contentType: string; body: string }> = {};
     for (const p of Object.values(readPaths)) {
@@ -347,7 +349,7 @@ async function main(): Promise<void> {
   try {
     for (const s of setups) {
       const target = s.name === 'PostgreSQL' ? s.env.DATABASE_URL! : s.env.DATABASE_URL!.replace(/^sqlite:/, '');
-      results.push({ store: s.name, rows: await measureStore(s.name, s.env, dir, target) });
+      results.push({ store: s.name, rows: await measureStore(s, dir, target) });
     }
   } finally {
     // Every store set up, measured or not: an unmeasured PostgreSQL's connection would keep the process alive.
@@ -364,7 +366,7 @@ async function main(): Promise<void> {
 Produced by \`npm run bench\` (src/bench/run.ts) on ${new Date().toISOString().slice(0, 10)}, commit ${commit()}, in ${minutes} min.
 
 - Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}. Load generator (autocannon, this process), board and floor are separate processes sharing the machine${setups.length > 1 ? ' (with PostgreSQL and Redis besides)' : ''}; each side of a row runs ${DURATION_S} s in ${SLICES} slices taken in turn with the other side's, each turn in the reverse order of the last (board, floor, floor, board…), so that a drift in the machine's speed during the run falls on both sides alike, and each slice starts once the board has answered every request the last one left in flight; reads on ${READ_CONNECTIONS} connections, publishes on ${WRITE_CONNECTIONS}; req/s is the requests completed over the slices' time, and p50 and p99 come from the slices' merged latency histograms. Board / floor is the row's ratio, then in brackets the lowest and the highest of its turns (each turn's board slice against its floor slice): on this kind of machine one run's ratio moves by up to a fifth from run to run, so a ratio whose turns straddle its goal is no verdict.
-- Board: one \`agentboard serve\` process per store (${setups.map((s) => s.name).join(', ')}${setups.length > 1 ? '; PostgreSQL 15 with a pool of 10, Redis for rate limits and nonces, vectors in process memory' : ''}), seeded over HTTP with ${SEED} findings of 12–30 words from a 160-word technical vocabulary, embedded with the bundled model before the first row; rate limits off, one JSON log line per request (to a file, as a collector would take it).
+- Board: one \`agentboard serve\` process per store (${setups.map((s) => s.name).join(', ')}${setups.length > 1 ? '; PostgreSQL 15 with a pool of 10, Redis for rate limits and nonces, vectors in process memory' : ''}), seeded over HTTP with ${SEED} findings of 12–30 words from a 160-word technical vocabulary, embedded with the bundled model before the first row${setups.some((s) => s.name === 'PostgreSQL') ? ' (on PostgreSQL every table then analyzed, as autovacuum does within a minute of a table changing by a tenth: measured at once, the planner would still be guessing from no statistics)' : ''}; rate limits off, one JSON log line per request (to a file, as a collector would take it).
 - Search rows cycle through ${QUERIES} two-word queries, which after the first round the board answers from its cache of search candidates (exact: nothing is written meanwhile; see README, Reads are cached, exactly); the rows marked "every query new" send ${newQueries.length.toLocaleString('en')} distinct two-word queries in turn, more than a row gets through, so each is a miss and the full-text query runs every time. POST rows publish a distinct text per request: each is a real insert with its dedupe check, its event and its embedding job.
 - Floors, each a bare \`node:http\` process (src/bench/floor-server.ts): the same bytes for reads; for lexical search the engine's own query over the same objects, all before the board's publishes (${setups.map((s) => (s.name === 'PostgreSQL' ? 'PostgreSQL: `plainto_tsquery` match of all words, `ts_rank`, expiry filter, top 10' : 'SQLite: FTS5 `MATCH` of all words, `bm25(4,2,1)`, `snippet`, expiry join, top 10')).join('; ')}); for publishing one insert into a full-text-indexed table (the board embeds what its slice published before the floor's slice starts).
 
