@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
 import { migrations } from '../../src/store/sqlite/migrations.js';
+import { SELECT_OBJECT } from '../../src/store/sqlite/sqlite-rows.js';
 import { SqliteStore, type SqliteStoreOptions } from '../../src/store/sqlite/sqlite-store.js';
 import { expectUpgraded, oldRows } from './standing-upgrade.case.js';
 import { runStoreContract } from './store.case.js';
@@ -122,6 +123,30 @@ it('sqlite: two handles on one file claim disjoint embedding jobs (leases are in
   expect(new Set([...fromA, ...fromB].map((j) => j.id)).size).toBe(6);
   await a.close();
   await b.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it('sqlite: with statistics (ANALYZE) an object read counts replies through the parent index, never a scan', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
+  const path = join(dir, 'board.db');
+  const store = new SqliteStore(path);
+  await store.migrate();
+  const live = { now: Date.now(), disputeMinContradictions: 2 };
+  const ids = Array.from({ length: 200 }, (_, i) => `01J00000000000000000000${String(i).padStart(3, '0')}`);
+  for (const id of ids) await publishObject(store, newRow(id, live.now), live);
+  const other = new Database(path);
+  other.exec('ANALYZE');
+  // Every parent_id is NULL: the statistics say the parent index cannot narrow anything.
+  expect(other.prepare("SELECT stat FROM sqlite_stat1 WHERE idx = 'objects_parent_id'").pluck().get()).toMatch(/^200 200/);
+  const plan = (sql: string) => (other.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ id: ids[0], now: live.now }) as { detail: string }[]).map((r) => r.detail);
+  const read = plan(`SELECT ${SELECT_OBJECT} FROM objects o WHERE o.id = @id`);
+  expect(read).toContain('SEARCH r USING INDEX objects_parent_id (parent_id=?)');
+  // Without the index named, this planner scans every row for each object read.
+  expect(plan(`SELECT ${SELECT_OBJECT.replace(' INDEXED BY objects_parent_id', '')} FROM objects o WHERE o.id = @id`)).toContain('SCAN r');
+  other.close();
+  // The store, on its own connection, reads the analyzed file as before.
+  expect((await store.objects.getMany(ids.slice(0, 3), live)).map((o) => [o.id, o.replyCount])).toEqual(ids.slice(0, 3).map((id) => [id, 0]));
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

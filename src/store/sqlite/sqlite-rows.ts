@@ -21,8 +21,15 @@ export const liveSql = (alias: string) => `${alias}.live_until > @now`;
 /** Whether the author of the object on the table aliased `alias` stands as reputable (reputable_authors). */
 const authorReputableSql = (alias: string) => `EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = ${alias}.author_id)`;
 
+/**
+ * An object's row with its live reply count and its author's standing. The count goes through
+ * the parent index by name: once the file has statistics (ANALYZE, or `PRAGMA optimize` as
+ * SQLite advises), sqlite_stat1 says every parent_id shares one value (all NULL on a board of
+ * few replies) and the planner scanned the whole table for each object read (4,000 objects:
+ * 3.5 ms a page of ten instead of 0.2).
+ */
 export const SELECT_OBJECT =
-  `o.*, (SELECT count(*) FROM objects r WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count, ` +
+  `o.*, (SELECT count(*) FROM objects r INDEXED BY objects_parent_id WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count, ` +
   `${authorReputableSql('o')} AS author_reputable`;
 
 export const liveParams = (live: LiveCriteria) => ({ now: live.now });
