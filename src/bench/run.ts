@@ -22,6 +22,8 @@ import { sentence, VOCABULARY } from './vocabulary.js';
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 6);
 /** Each row's time is cut into this many slices, taken in turn with its floor's. */
 const SLICES = Math.max(1, Math.trunc(Number(process.env.BENCH_SLICES ?? 3)));
+/** Seconds each side of a row runs unmeasured before its first slice. */
+const WARMUP_S = Math.max(0, Number(process.env.BENCH_WARMUP ?? 1));
 const READ_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const WRITE_CONNECTIONS = Number(process.env.BENCH_WRITE_CONNECTIONS ?? 16);
 const SEED = Number(process.env.BENCH_SEED ?? 4000);
@@ -117,6 +119,13 @@ interface Target {
 async function interleaved<T extends Target[]>(settle: () => Promise<void>, targets: [...T]): Promise<{ [K in keyof T]: Measured }> {
   const seconds = DURATION_S / SLICES;
   const slices: SliceResult[][] = targets.map(() => []);
+  // Each side first runs its load unmeasured, so that no side's first slice pays for compiling
+  // the route's code (the board's GET /p/{id}, cold, did half its warm rate in its first slice).
+  for (const t of WARMUP_S > 0 ? targets : []) {
+    await settle();
+    await t.before?.();
+    await slice(t.url, t.load, WARMUP_S);
+  }
   for (let turn = 0; turn < SLICES; turn++) {
     const order = targets.map((_, i) => i);
     if (turn % 2 === 1) order.reverse();
@@ -365,7 +374,7 @@ async function main(): Promise<void> {
 
 Produced by \`npm run bench\` (src/bench/run.ts) on ${new Date().toISOString().slice(0, 10)}, commit ${commit()}, in ${minutes} min.
 
-- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}. Load generator (autocannon, this process), board and floor are separate processes sharing the machine${setups.length > 1 ? ' (with PostgreSQL and Redis besides)' : ''}; each side of a row runs ${DURATION_S} s in ${SLICES} slices taken in turn with the other side's, each turn in the reverse order of the last (board, floor, floor, board…), so that a drift in the machine's speed during the run falls on both sides alike, and each slice starts once the board has answered every request the last one left in flight; reads on ${READ_CONNECTIONS} connections, publishes on ${WRITE_CONNECTIONS}; req/s is the requests completed over the slices' time, and p50 and p99 come from the slices' merged latency histograms. Board / floor is the row's ratio, then in brackets the lowest and the highest of its turns (each turn's board slice against its floor slice): on this kind of machine one run's ratio moves by up to a fifth from run to run, so a ratio whose turns straddle its goal is no verdict.
+- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}. Load generator (autocannon, this process), board and floor are separate processes sharing the machine${setups.length > 1 ? ' (with PostgreSQL and Redis besides)' : ''}; each side of a row first runs ${WARMUP_S} s unmeasured, then ${DURATION_S} s in ${SLICES} slices taken in turn with the other side's, each turn in the reverse order of the last (board, floor, floor, board…), so that a drift in the machine's speed during the run falls on both sides alike, and each slice starts once the board has answered every request the last one left in flight; reads on ${READ_CONNECTIONS} connections, publishes on ${WRITE_CONNECTIONS}; req/s is the requests completed over the slices' time, and p50 and p99 come from the slices' merged latency histograms. Board / floor is the row's ratio, then in brackets the lowest and the highest of its turns (each turn's board slice against its floor slice): on this kind of machine one run's ratio moves by up to a fifth from run to run, so a ratio whose turns straddle its goal is no verdict.
 - Board: one \`agentboard serve\` process per store (${setups.map((s) => s.name).join(', ')}${setups.length > 1 ? '; PostgreSQL 15 with a pool of 10, Redis for rate limits and nonces, vectors in process memory' : ''}), seeded over HTTP with ${SEED} findings of 12–30 words from a 160-word technical vocabulary, embedded with the bundled model before the first row${setups.some((s) => s.name === 'PostgreSQL') ? ' (on PostgreSQL every table then analyzed, as autovacuum does within a minute of a table changing by a tenth: measured at once, the planner would still be guessing from no statistics)' : ''}; rate limits off, one JSON log line per request (to a file, as a collector would take it).
 - Search rows cycle through ${QUERIES} two-word queries, which after the first round the board answers from its cache of search candidates (exact: nothing is written meanwhile; see README, Reads are cached, exactly); the rows marked "every query new" send ${newQueries.length.toLocaleString('en')} distinct two-word queries in turn, more than a row gets through, so each is a miss and the full-text query runs every time. POST rows publish a distinct text per request: each is a real insert with its dedupe check, its event and its embedding job.
 - Floors, each a bare \`node:http\` process (src/bench/floor-server.ts): the same bytes for reads; for lexical search the engine's own query over the same objects, all before the board's publishes (${setups.map((s) => (s.name === 'PostgreSQL' ? 'PostgreSQL: `plainto_tsquery` match of all words, `ts_rank`, expiry filter, top 10' : 'SQLite: FTS5 `MATCH` of all words, `bm25(4,2,1)`, `snippet`, expiry join, top 10')).join('; ')}); for publishing one insert into a full-text-indexed table (the board embeds what its slice published before the floor's slice starts).
