@@ -48,10 +48,11 @@ export async function one<R>(db: PgSession, sql: string, params: Params = {}): P
 }
 
 /**
- * The rows of `sql`, in `order` (null: any), as arrays of `columns`' values, sent as one JSON value: for a
- * search's candidates node-postgres would build an object per row and parse every field on its
- * own (100 rows of 10 columns: 170 µs of the board's CPU, against 60 for one JSON value).
- * Integers, floats (shortest exact text either way), booleans and text read back alike.
+ * The rows of `sql`, in `order` (null: any), as arrays of `columns`' values sent as one JSON
+ * value: for a search's candidates node-postgres would build an object per row and parse every
+ * field on its own (100 rows of 10 columns: 170 µs of the board's CPU, against 60 for one JSON
+ * value). Integers, finite floats (shortest exact text either way), booleans and text read back
+ * alike.
  */
 export async function allAsArrays<R extends readonly unknown[]>(db: PgSession, sql: string, columns: readonly string[], order: string | null, params: Params = {}): Promise<R[]> {
   const row = await one<{ rows: string }>(
