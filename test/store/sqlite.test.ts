@@ -150,6 +150,31 @@ it('sqlite: with statistics (ANALYZE) an object read counts replies through the 
   rmSync(dir, { recursive: true, force: true });
 });
 
+it("sqlite: a start drops an ANALYZE's sqlite_stat4 samples and keeps its sqlite_stat1 counts", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
+  const path = join(dir, 'board.db');
+  const first = new SqliteStore(path);
+  await first.migrate();
+  const live = { now: Date.now(), disputeMinContradictions: 2 };
+  for (let i = 0; i < 50; i++) await publishObject(first, { ...newRow(`01J00000000000000000000${String(i).padStart(3, '0')}`, live.now), content: `pool exhausted ${i}` }, live);
+  await first.close();
+  const other = new Database(path);
+  other.exec('ANALYZE');
+  const count = (table: string) => other.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+  // This SQLite keeps samples, for the FTS5 index's own table too.
+  expect(other.prepare("SELECT count(*) FROM sqlite_stat4 WHERE tbl = 'objects_fts_idx'").pluck().get()).toBeGreaterThan(0);
+  const counts = count('sqlite_stat1');
+  const store = new SqliteStore(path);
+  await store.migrate();
+  expect(count('sqlite_stat4')).toBe(0);
+  expect(count('sqlite_stat1')).toBe(counts);
+  // And the store searches the file as before.
+  expect(await store.search.lexical({ live, terms: ['pool', 'exhausted'], limit: 100, allTerms: true })).toHaveLength(50);
+  other.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
 it('sqlite: each handle keeps its in-memory vectors current with the others’ writes, through the change log', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
   const path = join(dir, 'board.db');
