@@ -126,14 +126,20 @@ it('sqlite: two handles on one file claim disjoint embedding jobs (leases are in
   rmSync(dir, { recursive: true, force: true });
 });
 
-it('sqlite: with statistics (ANALYZE) an object read counts replies through the parent index, never a scan', async () => {
+/** A store on a new file holding `count` objects without replies, each saying `pool exhausted`. */
+async function seededFile(count: number) {
   const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
   const path = join(dir, 'board.db');
   const store = new SqliteStore(path);
   await store.migrate();
   const live = { now: Date.now(), disputeMinContradictions: 2 };
-  const ids = Array.from({ length: 200 }, (_, i) => `01J00000000000000000000${String(i).padStart(3, '0')}`);
-  for (const id of ids) await publishObject(store, newRow(id, live.now), live);
+  const ids = Array.from({ length: count }, (_, i) => `01J00000000000000000000${String(i).padStart(3, '0')}`);
+  for (const [i, id] of ids.entries()) await publishObject(store, { ...newRow(id, live.now), content: `pool exhausted ${i}` }, live);
+  return { dir, path, store, live, ids };
+}
+
+it('sqlite: with statistics (ANALYZE) an object read counts replies through the parent index, never a scan', async () => {
+  const { dir, path, store, live, ids } = await seededFile(200);
   const other = new Database(path);
   other.exec('ANALYZE');
   // Every parent_id is NULL: the statistics say the parent index cannot narrow anything.
@@ -151,12 +157,7 @@ it('sqlite: with statistics (ANALYZE) an object read counts replies through the 
 });
 
 it("sqlite: a start drops an ANALYZE's sqlite_stat4 samples and keeps its sqlite_stat1 counts", async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
-  const path = join(dir, 'board.db');
-  const first = new SqliteStore(path);
-  await first.migrate();
-  const live = { now: Date.now(), disputeMinContradictions: 2 };
-  for (let i = 0; i < 50; i++) await publishObject(first, { ...newRow(`01J00000000000000000000${String(i).padStart(3, '0')}`, live.now), content: `pool exhausted ${i}` }, live);
+  const { dir, path, store: first, live } = await seededFile(50);
   await first.close();
   const other = new Database(path);
   other.exec('ANALYZE');
