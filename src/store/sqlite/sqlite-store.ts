@@ -164,7 +164,7 @@ export class SqliteStore implements Store {
     // value is prepared again each time that value changes, FTS5's own lookups in its index
     // included: on the bench's file a lexical search took 680 µs instead of 410. The samples go
     // at each start (sqlite_stat1's counts stay), and this connection reloads the statistics.
-    if (db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_stat4'").get()) {
+    if (db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_stat4'").get() && db.prepare('SELECT 1 FROM sqlite_stat4 LIMIT 1').get()) {
       db.transaction(() => db.exec('DELETE FROM sqlite_stat4')).immediate();
       db.exec('ANALYZE sqlite_schema');
     }
