@@ -118,13 +118,13 @@ export class PgSearchIndex implements SearchIndex {
             // narrow rows are merged: joined back to objects by seq, the planner would hash-join
             // the union with a scan of the whole table, and merged whole, it sorts every vector.
             `SELECT DISTINCT ON (o.seq) * FROM (${parsed.each.map((t, i) => ((params[`e${i}`] = t), `(${windowed(`@e${i}`)})`)).join(' UNION ALL ')}) o`;
-    // Scored and marked once (materialized); then only phrase hits read their text.
-    const rows = await allAsArrays<[...CandidateRow, score: number, allTerms: boolean, phrase: boolean, title: string | null, content: string | null]>(
+    // Scored and marked once (materialized); then only phrase hits read their text, in one lookup.
+    const rows = await allAsArrays<[...CandidateRow, score: number, allTerms: boolean, phrase: boolean, text: [title: string, content: string] | null]>(
       this.db,
       `WITH scored AS MATERIALIZED (${scored})
-       SELECT h.*, ${['title', 'content'].map((c) => `CASE WHEN h.phrase THEN (SELECT o.${c} FROM objects o WHERE o.seq = h.seq) END AS ${c}`).join(', ')}
+       SELECT h.*, CASE WHEN h.phrase THEN (SELECT json_build_array(o.title, o.content) FROM objects o WHERE o.seq = h.seq) END AS text
        FROM (SELECT * FROM scored WHERE score > 0 ORDER BY score DESC, seq ${limitSql(q.limit)}) h`,
-      ['id', 'created_at', 'verification_count', 'contradiction_count', 'score', 'all_terms', 'phrase', 'title', 'content'],
+      ['id', 'created_at', 'verification_count', 'contradiction_count', 'score', 'all_terms', 'phrase', 'text'],
       'r.score DESC, r.seq',
       params,
     );
@@ -133,7 +133,7 @@ export class PgSearchIndex implements SearchIndex {
         relevance: r[4],
         allTerms: r[5],
         phrase: r[6],
-        text: r[6] ? { title: r[7]!, content: r[8]! } : undefined,
+        text: r[7] ? { title: r[7][0], content: r[7][1] } : undefined,
       }),
     );
   }
