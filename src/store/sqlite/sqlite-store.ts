@@ -144,7 +144,8 @@ export class SqliteStore implements Store {
   /**
    * Applies each pending migration in its own write transaction, checking inside it whether the
    * version is already applied: processes starting at once on one file migrate once, the others
-   * waiting on the write lock and then finding the work done.
+   * waiting on the write lock and then finding the work done. Then drops any sqlite_stat4
+   * samples (below): every start runs this, before the first statement that they would slow.
    */
   async migrate(): Promise<void> {
     const db = this.#db;
