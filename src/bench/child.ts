@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { PACKAGE_ROOT } from '../paths.js';
+import { BENCH } from './settings.js';
 
 /**
  * Starts a child that prints a JSON line with "url" once it listens. Its output goes to a file
@@ -15,7 +16,7 @@ import { PACKAGE_ROOT } from '../paths.js';
 export function startChild(args: string[], env: Record<string, string>, logFile?: string): Promise<{ child: ChildProcess; url: string }> {
   const file = logFile ?? join(tmpdir(), `agentboard-bench-${process.pid}-${randomBytes(4).toString('hex')}.log`);
   const fd = openSync(file, 'w');
-  const child = spawn(process.execPath, args, { cwd: PACKAGE_ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', fd, 'inherit'] });
+  const child = spawn(process.execPath, args, { cwd: PACKAGE_ROOT, env: { PATH: BENCH.PATH, ...env }, stdio: ['ignore', fd, 'inherit'] });
   closeSync(fd);
   return new Promise((resolve, reject) => {
     const timer = setInterval(() => {
@@ -51,7 +52,7 @@ export interface StoreSetup {
 
 export async function storeSetups(dir: string): Promise<StoreSetup[]> {
   const setups: StoreSetup[] = [{ name: 'SQLite', env: { DATABASE_URL: `sqlite:${join(dir, 'board.db')}` }, steady: async () => undefined, dispose: async () => undefined }];
-  const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const url = BENCH.BENCH_DATABASE_URL;
   const schema = `ab_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
   try {
@@ -66,7 +67,7 @@ export async function storeSetups(dir: string): Promise<StoreSetup[]> {
   pgUrl.searchParams.set('options', `-c search_path=${schema}`);
   setups.push({
     name: 'PostgreSQL',
-    env: { DATABASE_URL: pgUrl.toString(), REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `${schema}:` },
+    env: { DATABASE_URL: pgUrl.toString(), REDIS_URL: BENCH.BENCH_REDIS_URL, REDIS_PREFIX: `${schema}:` },
     async steady() {
       const tables = await admin.query<{ name: string }>('SELECT tablename AS name FROM pg_tables WHERE schemaname = $1', [schema]);
       for (const t of tables.rows) await admin.query(`ANALYZE ${schema}."${t.name}"`);

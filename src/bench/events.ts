@@ -12,10 +12,11 @@ import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../paths.js';
 import { startChild, storeSetups } from './child.js';
 import { writeSection } from './sections.js';
+import { BENCH } from './settings.js';
 
-const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 50);
-const PUBLISHES = Number(process.env.BENCH_PUBLISHES ?? 100);
-const IDLE_STREAMS = Number(process.env.BENCH_IDLE_STREAMS ?? 10_000);
+const SUBSCRIBERS = BENCH.BENCH_SUBSCRIBERS;
+const PUBLISHES = BENCH.BENCH_PUBLISHES;
+const IDLE_STREAMS = BENCH.BENCH_IDLE_STREAMS;
 /** The memory an instance may add to hold 10,000 idle streams (stated in BENCHMARKS.md). */
 const BUDGET_MB = 256;
 

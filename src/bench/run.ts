@@ -17,16 +17,17 @@ import autocannon from 'autocannon';
 import { PACKAGE_ROOT } from '../paths.js';
 import { startChild, storeSetups, type StoreSetup } from './child.js';
 import { writeSection } from './sections.js';
+import { BENCH } from './settings.js';
 import { sentence, VOCABULARY } from './vocabulary.js';
 
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 6);
+const DURATION_S = BENCH.BENCH_DURATION;
 /** Each row's time is cut into this many slices, taken in turn with its floor's. */
-const SLICES = Math.max(1, Math.trunc(Number(process.env.BENCH_SLICES ?? 3)));
+const SLICES = BENCH.BENCH_SLICES;
 /** Seconds each side of a row runs unmeasured before its first slice. */
-const WARMUP_S = Math.max(0, Number(process.env.BENCH_WARMUP ?? 1));
-const READ_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const WRITE_CONNECTIONS = Number(process.env.BENCH_WRITE_CONNECTIONS ?? 16);
-const SEED = Number(process.env.BENCH_SEED ?? 4000);
+const WARMUP_S = BENCH.BENCH_WARMUP;
+const READ_CONNECTIONS = BENCH.BENCH_CONNECTIONS;
+const WRITE_CONNECTIONS = BENCH.BENCH_WRITE_CONNECTIONS;
+const SEED = BENCH.BENCH_SEED;
 const QUERIES = 40;
 
 const BOARD = join(PACKAGE_ROOT, 'dist/cli/main.js');
@@ -351,7 +352,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'agentboard-bench-'));
   // BENCH_STORES=sqlite (or postgresql) measures one store only, for a quicker loop.
-  const only = process.env.BENCH_STORES?.toLowerCase().split(',');
+  const only = BENCH.BENCH_STORES?.map((s) => s.toLowerCase());
   const all = await storeSetups(dir);
   const setups = all.filter((s) => !only || only.includes(s.name.toLowerCase()));
   const results: { store: string; rows: Row[] }[] = [];

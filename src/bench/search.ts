@@ -22,11 +22,12 @@ import { createLogger } from '../log.js';
 import { BUNDLED_MODEL, PACKAGE_ROOT } from '../paths.js';
 import { importNdjson } from '../transfer/ndjson-import.js';
 import { writeSection } from './sections.js';
+import { BENCH } from './settings.js';
 import { sentence, VOCABULARY } from './vocabulary.js';
 
-const MODEL = process.env.BENCH_MODEL ?? BUNDLED_MODEL;
-const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
-const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
+const MODEL = BENCH.BENCH_MODEL ?? BUNDLED_MODEL;
+const SIZES = BENCH.BENCH_SIZES;
+const QUERIES = BENCH.BENCH_QUERIES;
 const RECALL_QUERIES = 30;
 const TOPICS = ['postgres', 'redis', 'sqlite', 'kubernetes', 'node', 'python', 'mcp', 'auth', 'docker', 'terraform'];
 
