@@ -36,8 +36,9 @@ const FLOOR = join(PACKAGE_ROOT, 'dist/bench/floor-server.js');
 /** Forty two-word queries from the seed's vocabulary: each matches a realistic few per cent of it. */
 const queries = Array.from({ length: QUERIES }, (_, i) => `${VOCABULARY[(i * 7 + 3) % VOCABULARY.length]} ${VOCABULARY[(i * 13 + 11) % VOCABULARY.length]}`);
 /**
- * Two-word queries, none repeated (every ordered pair of vocabulary words, more than a row sends): each is a miss for
- * the board's cache of search candidates, so these rows measure the engine's work per search.
+ * Two-word queries, none repeated (every ordered pair of distinct vocabulary words, more than a
+ * row sends): each is a miss for the board's cache of search candidates, so these rows measure
+ * the engine's work per search.
  */
 const newQueries = Array.from({ length: VOCABULARY.length * (VOCABULARY.length - 1) }, (_, i) => {
   const a = i % VOCABULARY.length;

@@ -18,8 +18,8 @@ export const VOCABULARY = (
 export function sentence(seed: number): string {
   let x = (seed * 2654435761 + 1013904223) >>> 0;
   // One of k, from the generator's high bits: its low bits repeat with short periods (the lowest
-  // five every 32 draws), and picked by them 4,000 sentences held 1,296 distinct word pairs of
-  // the 20,592 possible, so that a two-word query matched an unrealistically lumpy corpus.
+  // five every 32 draws), and picked by them 4,000 sentences held 1,296 distinct adjacent word
+  // pairs of the 20,736 possible, so that a two-word query matched an unrealistically lumpy corpus.
   const pick = (k: number) => Math.floor(((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32) * k);
   const n = 12 + pick(19);
   return Array.from({ length: n }, () => VOCABULARY[pick(VOCABULARY.length)]).join(' ');
