@@ -41,6 +41,20 @@ interface Entry {
   size: number;
 }
 
+/** An entry in the recency list: older toward `prev`, newer toward `next`. */
+interface Node extends Entry {
+  key: string;
+  prev: Node;
+  next: Node;
+}
+
+/** A node of one shape for entries and the list's sentinel alike, so that relinking stays monomorphic. */
+function node(key: string, e: Entry): Node {
+  const n = { value: e.value, mark: e.mark, validUntil: e.validUntil, size: e.size, key, prev: null, next: null } as unknown as Node;
+  n.prev = n.next = n;
+  return n;
+}
+
 export interface ReadCacheOptions {
   store: Pick<Store, 'changeMark' | 'objects'>;
   now: () => number;
@@ -51,9 +65,14 @@ export interface ReadCacheOptions {
 export const etagOf = (body: string | Uint8Array): string => `"${createHash('sha1').update(body).digest('base64url')}"`;
 
 export class ReadCache {
-  readonly #entries = new Map<string, Entry>();
-  /** Walks #entries oldest first, for eviction (#oldest). */
-  #order: MapIterator<string> | undefined;
+  readonly #entries = new Map<string, Node>();
+  /**
+   * The entries, least recently used first (after this sentinel). A hit relinks its entry here
+   * and leaves the Map alone: moving it to the end of the Map's own order instead (delete, set
+   * again) made a cached read 2.4 µs at 40,000 entries against 1.2 µs, and a search, which
+   * reads a dozen, spent about 5% of its request thread there.
+   */
+  readonly #recency: Node = node('', { value: null, mark: '', validUntil: 0, size: 0 });
   #bytes = 0;
   /** The store-wide next expiry, as read under `mark`. */
   #expiry: { mark: number | string; at: number } | null = null;
@@ -114,9 +133,8 @@ export class ReadCache {
   #fresh(key: string, mark: number | string | null, now: number): Entry | undefined {
     const hit = this.#entries.get(key);
     if (!hit || mark === null || hit.mark !== mark || now >= hit.validUntil) return undefined;
-    // Least recently used order is the Map's insertion order.
-    this.#entries.delete(key);
-    this.#entries.set(key, hit);
+    this.#unlink(hit);
+    this.#append(hit);
     return hit;
   }
 
@@ -145,34 +163,31 @@ export class ReadCache {
     // One answer never takes more than an eighth of the room.
     if (entry.size > this.o.maxBytes / 8) return;
     this.#drop(key);
-    this.#entries.set(key, entry);
+    const n = node(key, entry);
+    this.#entries.set(key, n);
+    this.#append(n);
     this.#bytes += entry.size;
-    while (this.#bytes > this.o.maxBytes) {
-      const oldest = this.#oldest();
-      if (oldest === undefined) break;
-      this.#drop(oldest);
-    }
-  }
-
-  /**
-   * The least recently used key, from one iterator kept across calls: everything it has passed
-   * was evicted, so it walks the Map's order once. A new iterator per eviction would step over
-   * every slot deleted since V8 last compacted the Map: 8 µs an eviction at 10,000 entries.
-   */
-  #oldest(): string | undefined {
-    let next = this.#order?.next();
-    if (!next || next.done) {
-      // A finished iterator stays finished, even once entries are added.
-      this.#order = this.#entries.keys();
-      next = this.#order.next();
-    }
-    return next.done ? undefined : next.value;
+    while (this.#bytes > this.o.maxBytes && this.#recency.next !== this.#recency) this.#drop(this.#recency.next.key);
   }
 
   #drop(key: string): void {
     const old = this.#entries.get(key);
     if (!old) return;
     this.#entries.delete(key);
+    this.#unlink(old);
     this.#bytes -= old.size;
+  }
+
+  #unlink(node: Node): void {
+    node.prev.next = node.next;
+    node.next.prev = node.prev;
+  }
+
+  /** Makes `node` the most recently used. */
+  #append(node: Node): void {
+    node.prev = this.#recency.prev;
+    node.next = this.#recency;
+    this.#recency.prev.next = node;
+    this.#recency.prev = node;
   }
 }
