@@ -178,16 +178,16 @@ export class ReadCache {
     this.#bytes -= old.size;
   }
 
-  #unlink(node: Node): void {
-    node.prev.next = node.next;
-    node.next.prev = node.prev;
+  #unlink(n: Node): void {
+    n.prev.next = n.next;
+    n.next.prev = n.prev;
   }
 
-  /** Makes `node` the most recently used. */
-  #append(node: Node): void {
-    node.prev = this.#recency.prev;
-    node.next = this.#recency;
-    this.#recency.prev.next = node;
-    this.#recency.prev = node;
+  /** Makes `n` the most recently used. */
+  #append(n: Node): void {
+    n.prev = this.#recency.prev;
+    n.next = this.#recency;
+    this.#recency.prev.next = n;
+    this.#recency.prev = n;
   }
 }
