@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { PACKAGE_ROOT } from '../paths.js';
 import { startChild, storeSetups, type StoreSetup } from './child.js';
+import { commandCpuMs, processCpuMs } from './cpu.js';
 import { writeSection } from './sections.js';
 import { BENCH } from './settings.js';
 import { sentence, VOCABULARY } from './vocabulary.js';
@@ -97,6 +98,9 @@ interface Measured {
   p99: number;
   /** Errors, timeouts and non-2xx answers. */
   failures: number;
+  /** CPU time per completed request, µs: the serving process's, and the database server's (PostgreSQL); null where /proc cannot tell. */
+  cpuUs: number | null;
+  dbUs: number | null;
 }
 
 /** A slice's unaggregated result: the typings lack its count of completed requests. */
@@ -108,6 +112,10 @@ const { aggregateResult } = autocannon as unknown as { aggregateResult(results: 
 interface Target {
   label: string;
   url: string;
+  /** The serving process, whose CPU time is counted. */
+  pid: number;
+  /** The database server's command (`postgres`), whose processes' CPU time is counted too. */
+  db?: string;
   load: Load;
   /** Awaited before each of its slices (to let the board finish work left by its own slice). */
   before?: () => Promise<void>;
@@ -121,6 +129,9 @@ interface Target {
 async function interleaved<T extends Target[]>(settle: () => Promise<void>, targets: [...T]): Promise<{ [K in keyof T]: Measured }> {
   const seconds = DURATION_S / SLICES;
   const slices: SliceResult[][] = targets.map(() => []);
+  const cpu = targets.map(() => ({ own: 0 as number | null, db: 0 as number | null }));
+  /** Adds to a sum while every reading is known; null from the first unknown one on. */
+  const add = (sum: number | null, before: number | null, after: number | null) => (sum === null || before === null || after === null ? null : sum + after - before);
   // Each side first runs its load unmeasured, so that no side's first slice pays for compiling
   // the route's code (the board's GET /p/{id}, cold, did half its warm rate in its first slice).
   for (const t of WARMUP_S > 0 ? targets : []) {
@@ -133,21 +144,28 @@ async function interleaved<T extends Target[]>(settle: () => Promise<void>, targ
     if (turn % 2 === 1) order.reverse();
     for (const i of order) {
       await settle();
-      await targets[i]!.before?.();
-      slices[i]!.push(await slice(targets[i]!.url, targets[i]!.load, seconds));
+      const t = targets[i]!;
+      await t.before?.();
+      const [own, db] = [processCpuMs(t.pid), t.db ? commandCpuMs(t.db) : null];
+      slices[i]!.push(await slice(t.url, t.load, seconds));
+      cpu[i] = { own: add(cpu[i]!.own, own, processCpuMs(t.pid)), db: t.db ? add(cpu[i]!.db, db, commandCpuMs(t.db)) : null };
     }
   }
   return targets.map((t, i): Measured => {
     const parts = slices[i]!;
     const merged = aggregateResult(parts, { url: t.url, connections: t.load.connections });
+    const completed = parts.reduce((n, r) => n + r.totalCompletedRequests, 0);
+    const perRequest = (ms: number | null) => (ms === null || completed === 0 ? null : (ms * 1000) / completed);
     const m: Measured = {
-      rps: parts.reduce((n, r) => n + r.totalCompletedRequests, 0) / parts.reduce((n, r) => n + r.duration, 0),
+      rps: completed / parts.reduce((n, r) => n + r.duration, 0),
       turns: parts.map((r) => r.totalCompletedRequests / r.duration),
       p50: merged.latency.p50,
       p99: merged.latency.p99,
       failures: merged.errors + merged.non2xx + merged.timeouts,
+      cpuUs: perRequest(cpu[i]!.own),
+      dbUs: perRequest(cpu[i]!.db),
     };
-    process.stdout.write(`  ${t.label}: ${Math.round(m.rps)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${m.failures ? `, ${m.failures} failed` : ''}\n`);
+    process.stdout.write(`  ${t.label}: ${Math.round(m.rps)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, CPU ${cpuText(m)} µs/req${m.failures ? `, ${m.failures} failed` : ''}\n`);
     return m;
   }) as { [K in keyof T]: Measured };
 }
@@ -216,16 +234,16 @@ async function settled(url: string): Promise<void> {
 }
 
 /** Runs `fn` with the children started (each prints its URL), then stops them all. */
-async function withChildren<T>(specs: { args: string[]; env?: Record<string, string> }[], fn: (urls: string[]) => Promise<T>): Promise<T> {
+async function withChildren<T>(specs: { args: string[]; env?: Record<string, string> }[], fn: (children: { url: string; pid: number }[]) => Promise<T>): Promise<T> {
   const started: ChildProcess[] = [];
   try {
-    const urls: string[] = [];
+    const children: { url: string; pid: number }[] = [];
     for (const s of specs) {
       const { child, url } = await startChild(s.args, s.env ?? {});
       started.push(child);
-      urls.push(url);
+      children.push({ url, pid: child.pid! });
     }
-    return await fn(urls);
+    return await fn(children);
   } finally {
     for (const child of started) {
       child.kill('SIGTERM');
@@ -248,8 +266,10 @@ async function measureStore(setup: StoreSetup, dir: string, dbTarget: string): P
     ...env,
   };
   const isPg = name === 'PostgreSQL';
-  const m = await withChildren([{ args: [BOARD, 'serve'], env: boardEnv }], async ([url]) => {
-    const board = url!;
+  // Where a row's CPU time is counted: the serving process, and on PostgreSQL the server's processes.
+  const on = (c: { url: string; pid: number }) => ({ url: c.url, pid: c.pid, ...(isPg ? { db: 'postgres' } : {}) });
+  const m = await withChildren([{ args: [BOARD, 'serve'], env: boardEnv }], async ([boardChild]) => {
+    const board = boardChild!.url;
     process.stdout.write(`  seeding ${SEED} findings…\n`);
     const firstId = await seed(board);
     await embedded(board);
@@ -273,27 +293,27 @@ async function measureStore(setup: StoreSetup, dir: string, dbTarget: string): P
     const settle = () => settled(board);
     return withChildren(floors, async ([bytes, search, insert]) => {
       const [object, objectFloor] = await interleaved(settle, [
-        { label: 'board GET /p/{id}', url: board, load: reads([readPaths.object]) },
-        { label: 'floor GET /p/{id} (same bytes)', url: bytes!, load: reads([readPaths.object]) },
+        { label: 'board GET /p/{id}', ...on(boardChild!), load: reads([readPaths.object]) },
+        { label: 'floor GET /p/{id} (same bytes)', ...on(bytes!), load: reads([readPaths.object]) },
       ]);
       const [list, listFloor] = await interleaved(settle, [
-        { label: 'board GET /findings?limit=20', url: board, load: reads([readPaths.list]) },
-        { label: 'floor GET /findings (same bytes)', url: bytes!, load: reads([readPaths.list]) },
+        { label: 'board GET /findings?limit=20', ...on(boardChild!), load: reads([readPaths.list]) },
+        { label: 'floor GET /findings (same bytes)', ...on(bytes!), load: reads([readPaths.list]) },
       ]);
       const [lexical, searchFloor, hybrid] = await interleaved(settle, [
-        { label: 'board GET /search lexical', url: board, load: reads(searchPaths('lexical')) },
-        { label: 'floor search query', url: search!, load: reads(searchPaths('lexical')) },
-        { label: 'board GET /search hybrid', url: board, load: reads(searchPaths('hybrid')) },
+        { label: 'board GET /search lexical', ...on(boardChild!), load: reads(searchPaths('lexical')) },
+        { label: 'floor search query', ...on(search!), load: reads(searchPaths('lexical')) },
+        { label: 'board GET /search hybrid', ...on(boardChild!), load: reads(searchPaths('hybrid')) },
       ]);
       const [lexicalNew, searchFloorNew, hybridNew] = await interleaved(settle, [
-        { label: 'board GET /search lexical, every query new', url: board, load: reads(searchPaths('lexical', newQueries)) },
-        { label: 'floor search query, every query new', url: search!, load: reads(searchPaths('lexical', newQueries)) },
-        { label: 'board GET /search hybrid, every query new', url: board, load: reads(searchPaths('hybrid', newQueries)) },
+        { label: 'board GET /search lexical, every query new', ...on(boardChild!), load: reads(searchPaths('lexical', newQueries)) },
+        { label: 'floor search query, every query new', ...on(search!), load: reads(searchPaths('lexical', newQueries)) },
+        { label: 'board GET /search hybrid, every query new', ...on(boardChild!), load: reads(searchPaths('hybrid', newQueries)) },
       ]);
       const [publish, insertFloor] = await interleaved(settle, [
-        { label: 'board POST /findings', url: board, load: writes() },
+        { label: 'board POST /findings', ...on(boardChild!), load: writes() },
         // The board embeds what its slice published: done before the floor's slice, not during it.
-        { label: 'floor insert', url: insert!, load: writes(), before: () => embedded(board) },
+        { label: 'floor insert', ...on(insert!), load: writes(), before: () => embedded(board) },
       ]);
       return { object, objectFloor, list, listFloor, lexical, searchFloor, hybrid, lexicalNew, searchFloorNew, hybridNew, publish, insertFloor };
     });
@@ -312,16 +332,22 @@ async function measureStore(setup: StoreSetup, dir: string, dbTarget: string): P
   ];
 }
 
+/** A side's CPU time per request in µs: its serving process's, then (PostgreSQL) the database server's after a +; – where unknown. */
+function cpuText(m: Measured): string {
+  if (m.cpuUs === null) return '–';
+  return m.dbUs === null ? `${Math.round(m.cpuUs)}` : `${Math.round(m.cpuUs)} + ${Math.round(m.dbUs)}`;
+}
+
 function tableOf(results: { store: string; rows: Row[] }[]): string {
   const lines = [
-    '| store | operation | board req/s | board p50 ms | board p99 ms | floor | floor req/s | board / floor | goal | met |',
-    '|---|---|---:|---:|---:|---|---:|---:|---|---|',
+    '| store | operation | board req/s | board p50 ms | board p99 ms | floor | floor req/s | board / floor | CPU µs/req, board / floor | goal | met |',
+    '|---|---|---:|---:|---:|---|---:|---:|---:|---|---|',
   ];
   for (const { store, rows } of results) {
     for (const r of rows) {
       if (r.tail) {
         const ratio = r.board.p99 / Math.max(1, r.board.p50);
-        lines.push(`| ${store} | ${r.operation} | | ${r.board.p50} | ${r.board.p99} | ${r.floorName} | | p99 = ${ratio.toFixed(1)} × p50 | ≤ ${r.goal} × | ${ratio <= r.goal ? 'yes' : '**no**'} |`);
+        lines.push(`| ${store} | ${r.operation} | | ${r.board.p50} | ${r.board.p99} | ${r.floorName} | | p99 = ${ratio.toFixed(1)} × p50 | | ≤ ${r.goal} × | ${ratio <= r.goal ? 'yes' : '**no**'} |`);
         continue;
       }
       const ratio = r.board.rps / r.floor.rps;
@@ -331,7 +357,7 @@ function tableOf(results: { store: string; rows: Row[] }[]): string {
       // Whole per cents, rounded down: a ratio shown at its goal has met it.
       const spread = `${Math.floor(Math.min(...turns))}–${Math.floor(Math.max(...turns))}%`;
       lines.push(
-        `| ${store} | ${r.operation} | ${Math.round(r.board.rps)} | ${r.board.p50} | ${r.board.p99} | ${r.floorName} | ${Math.round(r.floor.rps)} | ${Math.floor(ratio * 100)}% (${spread}) | ≥ ${r.goal * 100}% | ${met ? 'yes' : '**no**'} |`,
+        `| ${store} | ${r.operation} | ${Math.round(r.board.rps)} | ${r.board.p50} | ${r.board.p99} | ${r.floorName} | ${Math.round(r.floor.rps)} | ${Math.floor(ratio * 100)}% (${spread}) | ${cpuText(r.board)} / ${cpuText(r.floor)} | ≥ ${r.goal * 100}% | ${met ? 'yes' : '**no**'} |`,
       );
     }
   }
@@ -376,7 +402,7 @@ async function main(): Promise<void> {
 
 Produced by \`npm run bench\` (src/bench/run.ts) on ${new Date().toISOString().slice(0, 10)}, commit ${commit()}, in ${minutes} min.
 
-- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}. Load generator (autocannon, this process), board and floor are separate processes sharing the machine${setups.length > 1 ? ' (with PostgreSQL and Redis besides)' : ''}; each side of a row first runs ${WARMUP_S} s unmeasured, then ${DURATION_S} s in ${SLICES} slices taken in turn with the other side's, each turn in the reverse order of the last (board, floor, floor, board…), so that a drift in the machine's speed during the run falls on both sides alike, and each slice starts once the board has answered every request the last one left in flight; reads on ${READ_CONNECTIONS} connections, publishes on ${WRITE_CONNECTIONS}; req/s is the requests completed over the slices' time, and p50 and p99 come from the slices' merged latency histograms. Board / floor is the row's ratio, then in brackets the lowest and the highest of its turns (each turn's board slice against its floor slice): on this kind of machine one run's ratio moves by up to a fifth from run to run, so a ratio whose turns straddle its goal is no verdict.
+- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}. Load generator (autocannon, this process), board and floor are separate processes sharing the machine${setups.length > 1 ? ' (with PostgreSQL and Redis besides)' : ''}; each side of a row first runs ${WARMUP_S} s unmeasured, then ${DURATION_S} s in ${SLICES} slices taken in turn with the other side's, each turn in the reverse order of the last (board, floor, floor, board…), so that a drift in the machine's speed during the run falls on both sides alike, and each slice starts once the board has answered every request the last one left in flight; reads on ${READ_CONNECTIONS} connections, publishes on ${WRITE_CONNECTIONS}; req/s is the requests completed over the slices' time, and p50 and p99 come from the slices' merged latency histograms. Board / floor is the row's ratio, then in brackets the lowest and the highest of its turns (each turn's board slice against its floor slice): on this kind of machine one run's ratio moves by up to a fifth from run to run, so a ratio whose turns straddle its goal is no verdict. CPU µs/req is where the machine's time went, per completed request over the same slices (src/bench/cpu.ts, from /proc): the serving process's user and system time, all its threads (on SQLite its queries run there too), and on PostgreSQL, after the +, the database server's processes' (every \`postgres\` process: the board's or the floor's backends, and the server's own); the load generator's is in neither.
 - Board: one \`agentboard serve\` process per store (${setups.map((s) => s.name).join(', ')}${setups.length > 1 ? '; PostgreSQL 15 with a pool of 10, Redis for rate limits and nonces, vectors in process memory' : ''}), seeded over HTTP with ${SEED} findings of 12–30 words from a ${VOCABULARY.length}-word technical vocabulary, embedded with the bundled model before the first row${setups.some((s) => s.name === 'PostgreSQL') ? ' (on PostgreSQL every table then analyzed, as autovacuum does within a minute of a table changing by a tenth: measured at once, the planner would still be guessing from no statistics)' : ''}; rate limits off, one JSON log line per request (to a file, as a collector would take it).
 - Search rows cycle through ${QUERIES} two-word queries, which after the first round the board answers from its cache of search candidates (exact: nothing is written meanwhile; see README, Reads are cached, exactly); the rows marked "every query new" send ${newQueries.length.toLocaleString('en')} distinct two-word queries in turn, more than a row gets through, so each is a miss and the full-text query runs every time. POST rows publish a distinct text per request: each is a real insert with its dedupe check, its event and its embedding job.
 - Floors, each a bare \`node:http\` process (src/bench/floor-server.ts): the same bytes for reads; for lexical search the engine's own query over the same objects, all before the board's publishes (${setups.map((s) => (s.name === 'PostgreSQL' ? 'PostgreSQL: `plainto_tsquery` match of all words, `ts_rank`, expiry filter, top 10' : 'SQLite: FTS5 `MATCH` of all words, `bm25(4,2,1)`, `snippet`, expiry join, top 10')).join('; ')}); for publishing one insert into a full-text-indexed table (the board embeds what its slice published before the floor's slice starts).

@@ -1,0 +1,60 @@
+/**
+ * CPU time spent by the processes a bench row measures, read from /proc (Linux): a row's
+ * req/s says how fast, this says where the machine's time went (the serving process, and the
+ * database server's processes beside it). Elsewhere every reading is null and the bench
+ * reports none.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Clock ticks per second of /proc's times (100 on every Linux seen here; getconf says). */
+const TICKS_PER_S = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User + system time of one process, all its threads, in ms; null when /proc cannot tell. */
+export function processCpuMs(pid: number): number | null {
+  try {
+    return ticksOf(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * User + system time of every process whose command is `command` (PostgreSQL's server and its
+ * backends are all `postgres`), in ms, with what their ended children had spent: a backend that
+ * ends hands its time to the server process that waits for it, so the sum only grows while the
+ * server runs. Null when /proc cannot tell.
+ */
+export function commandCpuMs(command: string): number | null {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  } catch {
+    return null;
+  }
+  let ms = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === command) ms += ticksOf(stat, true);
+    } catch {
+      // Gone since the listing.
+    }
+  }
+  return ms;
+}
+
+/**
+ * utime + stime (fields 14 and 15) of a /proc/<pid>/stat line, and with `children` cutime +
+ * cstime (16 and 17), in ms; the command before them may hold spaces and parentheses.
+ */
+function ticksOf(stat: string, children = false): number {
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  return ((f[11]! + f[12]! + (children ? f[13]! + f[14]! : 0)) * 1000) / TICKS_PER_S;
+}
