@@ -5,6 +5,7 @@ import { createLogger } from '../log.js';
 import type { NewObject } from '../ports/object-store.js';
 import type { Store } from '../ports/store.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
+import { ReadCache } from '../service/read-cache.js';
 import { Searcher } from './search.js';
 import { publishObject } from '../../test/helpers/publish.js';
 
@@ -176,4 +177,38 @@ it('asks the lexical leg for the newest SEARCH_LEXICAL_WINDOW matches, an OR que
   // Each search's AND query (the page comes first; it matches nothing here), then its OR query,
   // whose window is shared among its three terms, but never below the candidates.
   expect(windows).toEqual([500, Math.ceil(500 / 3), limits.search.candidates, limits.search.candidates]);
+});
+
+it('keeps a lexical leg from the second time its search is asked, so a search asked once keeps nothing', async () => {
+  let legs = 0;
+  const counting: Store = Object.create(store, {
+    search: {
+      value: Object.assign(Object.create(store.search), {
+        lexical: (lq: Parameters<Store['search']['lexical']>[0]) => (legs++, store.search.lexical(lq)),
+      }),
+    },
+  });
+  const memo = new ReadCache({ store, now: () => clock.now(), maxBytes: 1 << 20, expiringFraction: limits.expiringFraction });
+  const s = new Searcher({ store: counting, clock, limits, log: createLogger('silent'), embedder: null, semanticBudgetMs: 100, topicCounts: (l, slugs) => store.objects.topicCounts(l, slugs), memo });
+  const ids = async (q: string) => (await s.search({ q, mode: 'lexical', limit: 10 })).hits.map((h) => h.object.id);
+  // One word: one lexical statement per computed leg.
+  const first = await ids('exhausted');
+  expect(legs).toBe(1);
+  // Asked again: computed again (nothing was kept), and kept now.
+  expect(await ids('exhausted')).toEqual(first);
+  expect(legs).toBe(2);
+  expect(await ids('exhausted')).toEqual(first);
+  expect(await ids('exhausted')).toEqual(first);
+  expect(legs).toBe(2);
+  // Another search asked once keeps nothing, and takes nothing from the first one's.
+  expect(await ids('pool')).toHaveLength(3);
+  expect(legs).toBe(3);
+  expect(await ids('exhausted')).toEqual(first);
+  expect(legs).toBe(3);
+  // A write moves the mark: the kept leg is computed again, and kept again at once (its search was asked before).
+  await insertAll([[4, 'exhausted once more']]);
+  expect(await ids('exhausted')).toHaveLength(4);
+  expect(legs).toBe(4);
+  expect(await ids('exhausted')).toHaveLength(4);
+  expect(legs).toBe(4);
 });

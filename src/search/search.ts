@@ -17,6 +17,7 @@ import type { Store } from '../ports/store.js';
 import type { TopicCounter } from '../service/topic-counts.js';
 import { finalScore, fuse, legFloor, spread, type MatchTier } from './ranking.js';
 import { matchTier, queryTerms, snippet } from './text-match.js';
+import { RecentKeys } from './recent-keys.js';
 
 export type SearchMode = 'hybrid' | 'lexical' | 'semantic';
 export type Leg = 'lexical' | 'semantic';
@@ -96,6 +97,8 @@ const TIMEOUT = Symbol('timeout');
 export class Searcher {
   #lastSemanticError: string | undefined;
   readonly #memo: Memo;
+  /** The legs asked for before: a leg is kept only when its search comes again (recent-keys.ts). */
+  readonly #asked = new RecentKeys();
 
   constructor(private readonly deps: SearchDeps) {
     this.#memo = deps.memo ?? COMPUTE_ALWAYS;
@@ -228,15 +231,17 @@ export class Searcher {
   /**
    * The lexical leg's candidates, kept while exact: they depend only on what is stored and on
    * which objects are live, never on the time otherwise (freshness is weighed afterwards, at
-   * each search). In lexical mode the page size decides when the AND answer is enough.
+   * each search). Kept from the second time the same leg is looked for on: a search asked
+   * once keeps nothing. In lexical mode the page size decides when the AND answer is enough.
    */
   #lexicalLeg(q: LexicalQuery, query: SearchQuery): Promise<LexicalHit[]> {
     const enough = query.mode === 'lexical' ? query.limit : q.limit;
+    const key = `lexical-leg ${JSON.stringify([q.terms, q.stemmed ?? false, q.types ?? [], q.topics ?? [], q.limit, enough])}`;
     const compute = async () => {
       const hits = await this.#lexical(q, enough, query.limit);
-      return { value: hits, size: lexicalSize(hits) };
+      return { value: hits, size: this.#asked.seenBefore(key) ? lexicalSize(hits) : null };
     };
-    return this.#memo.value(`lexical-leg ${JSON.stringify([q.terms, q.stemmed ?? false, q.types ?? [], q.topics ?? [], q.limit, enough])}`, compute);
+    return this.#memo.value(key, compute);
   }
 
   /**
@@ -275,17 +280,18 @@ export class Searcher {
   /**
    * The semantic leg: the query's vector and its nearest live objects under the filters; null
    * when the leg cannot run or misses its time budget (never kept: the next search tries again).
-   * Kept while exact, as the lexical leg is: the stores move the change mark with every vector
-   * written or taken in, as with every other write.
+   * Kept while exact, and from its second asking on, as the lexical leg is: the stores move the
+   * change mark with every vector written or taken in, as with every other write.
    */
   #semanticLeg(q: string, filters: Pick<SemanticQuery, 'types' | 'topics'>, limit: number, live: LiveCriteria): Promise<{ vector: Float32Array; hits: SemanticHit[] } | null> {
+    const key = `semantic-leg ${JSON.stringify([this.deps.embedder?.model, q, filters.types ?? [], filters.topics ?? [], limit])}`;
     const compute = async () => {
       const vector = await this.#queryVector(q);
       if (!vector) return { value: null, size: null };
       const hits = await this.deps.store.search.semantic({ live, vector, model: this.deps.embedder!.model, ...filters, limit });
-      return { value: { vector, hits }, size: 64 + vector.length * 4 + hits.reduce((n, h) => n + 120 + h.id.length * 2, 0) };
+      return { value: { vector, hits }, size: this.#asked.seenBefore(key) ? 64 + vector.length * 4 + hits.reduce((n, h) => n + 120 + h.id.length * 2, 0) : null };
     };
-    return this.#memo.value(`semantic-leg ${JSON.stringify([this.deps.embedder?.model, q, filters.types ?? [], filters.topics ?? [], limit])}`, compute);
+    return this.#memo.value(key, compute);
   }
 
   /** The query's vector, or null when the leg cannot run or misses its time budget. */
