@@ -83,7 +83,7 @@ export class PgSearchIndex implements SearchIndex {
     // query. tf / (tf + k) is written 1 - k / (tf + k), so each ts_rank_cd runs once. The row's
     // k comes with its row (`o.k`), computed once where the row is read: written out in each
     // term, it was computed twice per lexeme (the statement 13% slower with two lexemes).
-    const k = `1.2 * (0.25 + 0.75 * length(${column}) / @avgdl::float8) AS k`;
+    const kColumn = `1.2 * (0.25 + 0.75 * length(${column}) / @avgdl::float8) AS k`;
     const score = parsed.lexemes.map((lexeme, i) => {
       params[`l${i}`] = lexeme;
       // The corpus size may be a little stale (cached): never below the lexeme's own count.
@@ -106,15 +106,15 @@ export class PgSearchIndex implements SearchIndex {
     const windowed = (match: string) =>
       bound <= WHOLE_ROWS_WINDOWS * (q.window ?? 0)
         ? // Few matches: the window sorts their rows whole, and each is read once.
-          scoredFrom(`(${newest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${k}`, match)}) o`)
+          scoredFrom(`(${newest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn}`, match)}) o`)
         : // Many: the window is picked by seq alone (its sort moves narrow rows), then each row is
           // read by its key (OFFSET 0: not flattened into a join the planner could answer with a
           // scan of the table).
-          scoredFrom(`(${newest('o.seq', match)}) w CROSS JOIN LATERAL (SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${k} FROM objects o WHERE o.seq = w.seq OFFSET 0) o`);
+          scoredFrom(`(${newest('o.seq', match)}) w CROSS JOIN LATERAL (SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn} FROM objects o WHERE o.seq = w.seq OFFSET 0) o`);
     const scored =
       q.window === undefined
         ? // OFFSET 0: not pulled up into the scoring, which would write k out in each term again.
-          scoredFrom(`(SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${k} FROM objects o WHERE ${where.join(' AND ')} OFFSET 0) o`)
+          scoredFrom(`(SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn} FROM objects o WHERE ${where.join(' AND ')} OFFSET 0) o`)
         : q.allTerms
           ? windowed('@match')
           : // Each term's window scored on its own (a row in two is scored twice), so that only
