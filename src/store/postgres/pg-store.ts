@@ -116,7 +116,7 @@ export class PgStore implements Store {
       }
       return this.#opts.vectorIndex === 'memory' ? null : await installPgvector(tx);
     });
-    this.#leg ??= pgvector ? new PgvectorLeg(this.#db, pgvector) : new MemoryVectors(this.#db, this.#opts.memoryIndex, () => this.#changes.changed());
+    this.#leg ??= pgvector ? new PgvectorLeg(this.#db, pgvector) : new MemoryVectors(this.#db, this.#opts.memoryIndex, () => this.#changes.changed(), () => this.changeMark());
     this.#upkeep.start();
   }
 
