@@ -5,7 +5,8 @@
  *   an exact scan when filters leave the index fewer candidates than asked for.
  * - `memory`: where pgvector is not installed, vectors stay `real[]` and each process holds
  *   them in memory (MemoryVectors), kept current through LISTEN/NOTIFY; the database still
- *   applies the live rule and the filters to the nearest candidates.
+ *   says which of the nearest candidates are live and pass the filters (without filters, from
+ *   their facts kept while nothing is written: MemoryVectors.#liveAmongKept).
  */
 import type { SemanticHit, SemanticQuery } from '../../ports/search-index.js';
 import { CANDIDATE_COLUMNS, candidateColumns, toCandidate, type CandidateColumns, type CandidateRow } from '../object-columns.js';
