@@ -11,6 +11,7 @@ import { UlidGenerator } from '../../src/domain/ulid.js';
 import { BulkRowError, type BulkObject, type NewObject } from '../../src/ports/object-store.js';
 import type { Store } from '../../src/ports/store.js';
 import type { ProbeOutcome, RegistryEntry } from '../../src/domain/registry.js';
+import { ON_CI } from '../helpers/ci.js';
 import { publishObject } from '../helpers/publish.js';
 
 export interface StoreContractOptions {
@@ -652,7 +653,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       const withVectors = (ctx: { task: { name: string }; skip: () => void }): boolean => {
         const vectors = store.capabilities.vectors;
         if (vectors.available) return true;
-        if (process.env.CI) throw new Error(`the vector leg must run on CI: ${vectors.reason}`);
+        if (ON_CI) throw new Error(`the vector leg must run on CI: ${vectors.reason}`);
         console.warn(`skipped: ${ctx.task.name}: ${vectors.reason}`);
         ctx.skip();
         return false;
