@@ -59,6 +59,38 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     }
   });
 
+  it('folds every text as the first fold did, through its short way for ASCII and General Punctuation too', async () => {
+    const { url, drop } = await freshSchema();
+    const store = new PgStore(new PoolSession({ url, max: 1, connectTimeoutMs: 5000 }));
+    const session = new PoolSession({ url, max: 1, connectTimeoutMs: 5000 });
+    try {
+      await store.migrate();
+      const chars = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i));
+      const texts = [
+        // Each code point of the short way's ranges alone, between letters, and all together.
+        ...[...chars(1, 0x7f), ...chars(0x2000, 0x206f)].flatMap((c) => [c, `a${c}b`, `x ${c}${c} 9`]),
+        chars(1, 0x7f).join(''),
+        chars(0x2000, 0x206f).join(''),
+        // Texts the long way folds: accents, compatibility forms, other scripts.
+        'Café crème', 'ﬁle ① ｆｕｌｌ', 'naïve…', 'Ünïcödé — “quoted” ERR_REQUIRE_ESM 127.0.0.1', '東京 ß İ',
+      ];
+      const first = String.raw`regexp_replace(regexp_replace(normalize(t, NFKD), '[̀-ͯ]', '', 'g'), '[^[:alnum:]]+', ' ', 'g')`;
+      const { rows } = await session.query<{ t: string; now: string; then: string }>(
+        `SELECT t, agentboard_fold(t) AS now, ${first} AS then FROM unnest($1::text[]) AS u(t)`,
+        [texts],
+      );
+      expect(rows).toHaveLength(texts.length);
+      expect(rows.filter((r) => r.now !== r.then)).toEqual([]);
+      // Both ways were taken.
+      expect(rows.find((r) => r.t === 'Café crème')!.now).toBe('Cafe creme');
+      expect(rows.find((r) => r.t === 'a…b')!.now).toBe('a b');
+    } finally {
+      await session.close();
+      await store.close();
+      await drop();
+    }
+  });
+
   it('answers the object another instance committed under the dedupe lock while this insert waited for it', async () => {
     const { store, url, dispose } = await realPgStore();
     const other = new pg.Client({ connectionString: url });
