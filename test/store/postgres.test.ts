@@ -91,6 +91,49 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     }
   });
 
+  it('takes its own saved vectors into its copy without reading them back, and every other instance hears each of a batch too big for one NOTIFY', async () => {
+    const { url, drop } = await freshSchema();
+    const texts: string[] = [];
+    const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
+    const query = session.query.bind(session);
+    session.query = (text, params) => (texts.push(text), query(text, params));
+    const a = new PgStore(session);
+    const b = new PgStore(new PoolSession({ url, max: 2, connectTimeoutMs: 5000 }));
+    try {
+      await a.migrate();
+      await b.migrate();
+      const live = { now: Date.now(), disputeMinContradictions: 2 };
+      const id = (i: number) => `01J${String(i).padStart(23, '0')}`;
+      const row = (i: number) => ({ id: id(i), type: 'finding' as const, title: 't', content: `c ${i}`, topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id(i) });
+      const n = 700;
+      for (let i = 0; i < n; i++) await publishObject(a, row(i), live);
+      const q = { live, vector: Float32Array.of(1, 0), model: 'm', limit: 1000 };
+      await a.embeddings.save('m', [{ id: id(0), vector: Float32Array.of(1, 0) }]);
+      // Both load their copies (one vector each).
+      expect((await a.search.semantic(q)).map((h) => h.id)).toEqual([id(0)]);
+      expect((await b.search.semantic(q)).map((h) => h.id)).toEqual([id(0)]);
+      const readBack = () => texts.filter((t) => t.includes('FROM object_vectors WHERE seq = ANY')).length;
+      const before = readBack();
+      const markBefore = await a.changeMark();
+      // One save of 700 vectors: its payloads name 300 seqs at most.
+      await a.embeddings.save('m', Array.from({ length: n - 1 }, (_, k) => ({ id: id(k + 1), vector: Float32Array.of(0.6, 0.8) })));
+      expect(await a.search.semantic(q)).toHaveLength(n);
+      expect(await a.changeMark()).not.toBe(markBefore);
+      await expect.poll(async () => (await b.search.semantic(q)).length, { timeout: 5000 }).toBe(n);
+      // A deleted vector leaves the copy as soon as the save returns.
+      await a.embeddings.save('m', [{ id: id(0), vector: null }]);
+      expect((await a.search.semantic(q)).map((h) => h.id)).not.toContain(id(0));
+      await expect.poll(async () => (await b.search.semantic(q)).length, { timeout: 5000 }).toBe(n - 1);
+      // Its own payloads (heard too) were passed over: a read nothing back.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(readBack()).toBe(before);
+    } finally {
+      await b.close();
+      await a.close();
+      await drop();
+    }
+  });
+
   it('answers the object another instance committed under the dedupe lock while this insert waited for it', async () => {
     const { store, url, dispose } = await realPgStore();
     const other = new pg.Client({ connectionString: url });

@@ -8,12 +8,13 @@ import type { EmbedJob, EmbedQueue } from '../../ports/embed-queue.js';
 import { NOTIFY_CHANGED } from './pg-changes.js';
 import { all, limitSql, one, run } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
-import { VECTORS_CHANNEL, type VectorMode } from './pg-vectors.js';
+import { MemoryVectors, PgvectorLeg, SEQS_PER_NOTIFY, VECTORS_CHANNEL } from './pg-vectors.js';
 
 export class PgEmbedQueue implements EmbedQueue {
   constructor(
     private readonly db: PgSession,
-    private readonly vectors: () => VectorMode,
+    /** How the semantic leg is answered (PgStore's, once migrated). */
+    private readonly leg: () => PgvectorLeg | MemoryVectors | null,
   ) {}
 
   async enqueueMissing(model: string, live: LiveCriteria): Promise<number> {
@@ -55,14 +56,15 @@ export class PgEmbedQueue implements EmbedQueue {
 
   /**
    * One statement for the whole batch: the vectors (bound as one flat array, each row its
-   * slice), the queue rows, and (vectors in memory) a NOTIFY per object that every instance's
-   * index hears when it commits. A statement per object cost the database a round trip and a
-   * plan each.
+   * slice), the queue rows, and (vectors in memory) a NOTIFY naming the batch's objects, which
+   * every other instance's copy reads back when it commits; this instance's copy takes the
+   * vectors in as they are (MemoryVectors.took). A statement and a NOTIFY per object cost the
+   * database a round trip and a plan each, and each listening connection a message.
    */
   async save(model: string, items: { id: string; vector: Float32Array | null }[]): Promise<void> {
     // The last word on an object wins, as it would one statement after another.
-    const latest = [...new Map(items.map((i) => [i.id, i.vector])).entries()];
-    const puts = latest.filter((e): e is [string, Float32Array] => e[1] !== null);
+    const latest = new Map(items.map((i) => [i.id, i.vector]));
+    const puts = [...latest].filter((e): e is [string, Float32Array] => e[1] !== null);
     const starts: number[] = [];
     let size = 0;
     for (const [, v] of puts) {
@@ -71,21 +73,28 @@ export class PgEmbedQueue implements EmbedQueue {
     }
     const flat = new Float32Array(size);
     puts.forEach(([, v], i) => flat.set(v, starts[i]!));
-    const pgvector = this.vectors() === 'pgvector';
-    await run(
+    const leg = this.leg();
+    const pgvector = leg instanceof PgvectorLeg;
+    const saved = await all<{ seq: number; id: string }>(
       this.db,
       `WITH puts AS (
-           SELECT o.seq, (@flat::real[])[i.start + 1 : i.start + i.len] AS embedding
+           SELECT o.seq, o.id, (@flat::real[])[i.start + 1 : i.start + i.len] AS embedding
            FROM unnest(@puts::text[], @starts::int[], @lengths::int[]) i(id, start, len) JOIN objects o ON o.id = i.id),
          stored AS (
            INSERT INTO object_vectors (seq, model, embedding${pgvector ? ', vec' : ''})
            SELECT p.seq, @model, p.embedding${pgvector ? ', p.embedding::vector' : ''} FROM puts p
            ON CONFLICT (seq) DO UPDATE SET model = excluded.model, embedding = excluded.embedding${pgvector ? ', vec = excluded.vec' : ''}),
-         drops AS (SELECT o.seq FROM objects o WHERE o.id = ANY(@drops::text[])),
+         drops AS (SELECT o.seq, o.id FROM objects o WHERE o.id = ANY(@drops::text[])),
          dropped AS (DELETE FROM object_vectors v USING drops d WHERE v.seq = d.seq),
-         saved AS (SELECT seq FROM puts UNION ALL SELECT seq FROM drops),
-         done AS (DELETE FROM embed_queue q USING saved s WHERE q.seq = s.seq)
-       SELECT ${pgvector ? '1' : 'pg_notify(@channel, s.seq::text)'}, ${NOTIFY_CHANGED} FROM saved s`,
+         saved AS (SELECT seq, id FROM puts UNION ALL SELECT seq, id FROM drops),
+         done AS (DELETE FROM embed_queue q USING saved s WHERE q.seq = s.seq)${
+           pgvector
+             ? ''
+             : `,
+         notified AS MATERIALIZED (
+           SELECT pg_notify(@channel, @origin || ':' || string_agg(s.seq::text, ',')) FROM (SELECT seq, (row_number() OVER () - 1) / ${SEQS_PER_NOTIFY} AS g FROM saved) s GROUP BY s.g)`
+         }
+       SELECT s.seq, s.id${pgvector ? '' : ', (SELECT count(*) FROM notified) AS notified'}, ${NOTIFY_CHANGED} FROM saved s`,
       {
         puts: puts.map(([id]) => id),
         starts,
@@ -93,10 +102,11 @@ export class PgEmbedQueue implements EmbedQueue {
         // One array literal: node-postgres would quote and escape each of the numbers.
         flat: `{${flat.join(',')}}`,
         model,
-        drops: latest.filter(([, v]) => v === null).map(([id]) => id),
-        channel: VECTORS_CHANNEL,
+        drops: [...latest].filter(([, v]) => v === null).map(([id]) => id),
+        ...(pgvector ? {} : { channel: VECTORS_CHANNEL, origin: leg instanceof MemoryVectors ? leg.origin : '' }),
       },
     );
+    if (leg instanceof MemoryVectors) leg.took(model, saved.map((r) => ({ seq: Number(r.seq), vector: latest.get(r.id) ?? null })));
   }
 
   async fail(ids: readonly string[], error: string, nextAt: number): Promise<void> {

@@ -77,7 +77,7 @@ export class PgStore implements Store {
     this.objects = mapPgErrors(new PgObjects(db));
     this.votes = mapPgErrors(new PgVotes(db));
     this.search = mapPgErrors(new PgSearchIndex(db, () => this.#leg, () => this.changeMark()));
-    this.embeddings = mapPgErrors(new PgEmbedQueue(db, () => this.#vectorMode()));
+    this.embeddings = mapPgErrors(new PgEmbedQueue(db, () => this.#leg));
     this.registry = mapPgErrors(new PgRegistry(db));
     this.identity = mapPgErrors(new PgIdentity(db));
     this.events = mapPgErrors(new PgEvents(db, db));

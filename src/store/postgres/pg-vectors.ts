@@ -8,6 +8,7 @@
  *   says which of the nearest candidates are live and pass the filters (without filters, from
  *   their facts kept while nothing is written: MemoryVectors.#liveAmongKept).
  */
+import { randomBytes } from 'node:crypto';
 import type { SemanticHit, SemanticQuery } from '../../ports/search-index.js';
 import { CANDIDATE_COLUMNS, candidateColumns, toCandidate, type CandidateColumns, type CandidateRow } from '../object-columns.js';
 import { applyRows, DEFAULT_VECTOR_INDEX, ModelVectors, nearestLive, type VectorIndexSettings } from '../vector-memory.js';
@@ -16,6 +17,15 @@ import type { PgRoot, PgSession } from './pg-session.js';
 
 export const VECTORS_CHANNEL = 'agentboard_vectors';
 export type VectorMode = 'pgvector' | 'memory';
+/** Seqs one NOTIFY payload names at most (`origin:seq,seq,…`, under PostgreSQL's 8,000 bytes). */
+export const SEQS_PER_NOTIFY = 300;
+
+/** A payload's writer and seqs; a bare seq (an instance from before payloads named their writer) has no writer. */
+function parsePayload(payload: string): { origin: string | null; seqs: number[] } {
+  const colon = payload.indexOf(':');
+  const list = colon < 0 ? payload : payload.slice(colon + 1);
+  return { origin: colon < 0 ? null : payload.slice(0, colon), seqs: list.split(',').map(Number).filter(Number.isSafeInteger) };
+}
 
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const vectorText = (v: Float32Array) => `[${Array.from(v).join(',')}]`;
@@ -123,11 +133,17 @@ export class PgvectorLeg {
 
 /**
  * Every vector of a model in this process's memory (vector-memory.ts). Loaded on the first
- * query of a model; NOTIFY payloads (object seqs) bring changes from every instance; a lost
- * listening connection drops the copy, which reloads on the next query.
+ * query of a model; NOTIFY payloads (object seqs) bring changes from every instance, and each
+ * is read back; this instance's own saves come in directly (took), and their payloads, which
+ * name this copy as their writer, are passed over. A lost listening connection drops the copy,
+ * which reloads on the next query.
  */
 export class MemoryVectors {
+  /** Names this copy in the payloads of the saves it made itself. */
+  readonly origin = randomBytes(6).toString('hex');
   readonly #models = new Map<string, Promise<ModelVectors>>();
+  /** The loaded ones among #models. */
+  readonly #ready = new Map<string, ModelVectors>();
   #listening: Promise<{ stop(): Promise<void> }> | null = null;
   #pending = new Set<number>();
   #flushing: Promise<void> | null = null;
@@ -177,9 +193,30 @@ export class MemoryVectors {
     return live;
   }
 
+  /**
+   * Takes in what this instance's own save committed (a null vector was deleted), without
+   * reading it back. A model still loading may have read the rows before that commit: then the
+   * seqs are read back as another instance's would be.
+   */
+  took(model: string, items: readonly { seq: number; vector: Float32Array | null }[]): void {
+    if (items.length === 0 || this.#models.size === 0) return;
+    if (this.#ready.size < this.#models.size) {
+      this.#heard(items.map((i) => i.seq));
+      return;
+    }
+    for (const { seq, vector } of items) {
+      for (const [name, m] of this.#ready) {
+        if (vector && name === model) m.put(seq, vector);
+        else m.remove(seq);
+      }
+    }
+    this.changed();
+  }
+
   /** Forgets every loaded model; the next query reloads. */
   drop(): void {
     this.#models.clear();
+    this.#ready.clear();
     this.changed();
   }
 
@@ -193,9 +230,13 @@ export class MemoryVectors {
   #load(model: string): Promise<ModelVectors> {
     let m = this.#models.get(model);
     if (!m) {
-      m = this.#listen().then(() => this.#read(model));
-      this.#models.set(model, m);
-      m.catch(() => this.#models.delete(model));
+      const loading = this.#listen().then(() => this.#read(model));
+      m = loading;
+      this.#models.set(model, loading);
+      loading.then(
+        (loaded) => this.#models.get(model) === loading && this.#ready.set(model, loaded),
+        () => this.#models.get(model) === loading && this.#models.delete(model),
+      );
     }
     return m;
   }
@@ -205,10 +246,8 @@ export class MemoryVectors {
     this.#listening ??= this.db.listen(
       VECTORS_CHANNEL,
       (payload) => {
-        const seq = Number(payload);
-        if (!Number.isSafeInteger(seq)) return;
-        this.#pending.add(seq);
-        this.#flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#flush());
+        const { origin, seqs } = parsePayload(payload);
+        if (origin !== this.origin) this.#heard(seqs);
       },
       () => {
         // Notifications may have been missed: start over on the next query.
@@ -218,6 +257,13 @@ export class MemoryVectors {
     );
     this.#listening.catch(() => (this.#listening = null));
     return this.#listening;
+  }
+
+  /** Seqs whose vectors changed: read back together, once the current turn of the event loop ends. */
+  #heard(seqs: readonly number[]): void {
+    if (seqs.length === 0) return;
+    for (const seq of seqs) this.#pending.add(seq);
+    this.#flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#flush());
   }
 
   async #read(model: string): Promise<ModelVectors> {
