@@ -126,6 +126,32 @@ it('sqlite: two handles on one file claim disjoint embedding jobs (leases are in
   rmSync(dir, { recursive: true, force: true });
 });
 
+it('sqlite: publishes sharing a group commit write one full-text segment per index, not one per object', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));
+  const path = join(dir, 'board.db');
+  const store = new SqliteStore(path);
+  await store.migrate();
+  // Merging off, so that every segment written stays to be counted.
+  const other = new Database(path);
+  for (const fts of ['objects_fts', 'objects_fts_stem']) other.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('automerge', 0)`);
+  const rows = () => (other.prepare('SELECT (SELECT count(*) FROM objects_fts_data) + (SELECT count(*) FROM objects_fts_stem_data) AS n').get() as { n: number }).n;
+  const before = rows();
+  const live = { now: Date.now(), disputeMinContradictions: 2 };
+  const ids = Array.from({ length: 10 }, (_, i) => `01J000000000000000000000${String(i).padStart(2, '0')}`);
+  // Asked for in one turn of the event loop: one batch, one transaction.
+  await Promise.all(ids.map((id, i) => publishObject(store, { ...newRow(id, live.now), content: `segment count ${i}` }, live)));
+  // A segment of a few objects is one leaf row per index (and the structure record, rewritten in place).
+  expect(rows() - before).toBe(2);
+  const hits = await store.search.lexical({ live, terms: ['segment', 'count'], limit: 20 });
+  expect(hits.map((h) => h.id).sort()).toEqual(ids);
+  const stemmed = await store.search.lexical({ live, terms: ['counts'], limit: 20, stemmed: true });
+  expect(stemmed).toHaveLength(10);
+  expect(await store.embeddings.size()).toBe(10);
+  other.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
 /** A store on a new file holding `count` objects without replies, each saying `pool exhausted`. */
 async function seededFile(count: number) {
   const dir = mkdtempSync(join(tmpdir(), 'agentboard-store-'));

@@ -291,4 +291,17 @@ CREATE TRIGGER object_vectors_logged_delete AFTER DELETE ON object_vectors BEGIN
 END;
 `,
   },
+  {
+    version: 14,
+    // An insert that fires triggers opens a statement journal, and its savepoint made both
+    // FTS5 tables flush a segment per object inside a group commit's batch: insertRow
+    // (sqlite-rows.ts) now writes the full-text rows and the embedding job itself. Deletes
+    // keep their triggers (they are rare, and take rows out of both indexes).
+    name: 'objects inserted without triggers',
+    sql: `
+DROP TRIGGER objects_fts_insert;
+DROP TRIGGER objects_fts_stem_insert;
+DROP TRIGGER objects_embed_enqueue;
+`,
+  },
 ];

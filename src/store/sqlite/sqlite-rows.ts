@@ -88,29 +88,42 @@ export function writeFacts(sql: Sql, id: string, set: string, params: Record<str
 }
 
 /**
- * Inserts one object and its topic rows, and answers it as stored; the caller holds the write
- * transaction. A new object has no replies yet: it is read back without SELECT_OBJECT's count.
+ * Inserts one object, its full-text rows, its embedding job and its topic rows, and answers it
+ * as stored; the caller holds the write transaction. A new object has no replies yet: it is
+ * read back without SELECT_OBJECT's count.
+ *
+ * Each write is a statement of its own, with no trigger and no RETURNING: either makes SQLite
+ * open a statement journal (a statement that writes twice and may abort), whose savepoint
+ * makes both FTS5 tables flush what they hold as a segment of one object. A group commit's
+ * batch then wrote a segment per object, and merged them (measured: 29% fewer instructions
+ * per object without, in batches of ten).
  */
 export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn?: boolean }, minContradictions: number): StoredObject {
   const p = objectParams(o, minContradictions);
-  const row = sql(
-    `INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
-       author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
-       hidden, withdrawn, injection, dedupe_key, live_until)
-     VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
-       @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
-       @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil)
-     RETURNING *, 0 AS reply_count, ${authorReputableSql('objects')} AS author_reputable`,
-  ).get({
-    ...p,
-    topics: JSON.stringify(o.topics),
-    hidden: p.hidden ? 1 : 0,
-    withdrawn: p.withdrawn ? 1 : 0,
-    injection: o.injectionSuspected ? 1 : 0,
-  }) as ObjectRow;
+  const seq = Number(
+    sql(
+      `INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
+         author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
+         hidden, withdrawn, injection, dedupe_key, live_until)
+       VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
+         @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
+         @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil)`,
+    ).run({
+      ...p,
+      topics: JSON.stringify(o.topics),
+      hidden: p.hidden ? 1 : 0,
+      withdrawn: p.withdrawn ? 1 : 0,
+      injection: o.injectionSuspected ? 1 : 0,
+    }).lastInsertRowid,
+  );
+  for (const fts of ['objects_fts', 'objects_fts_stem']) {
+    sql(`INSERT INTO ${fts} (rowid, title, topics_text, content) VALUES (?, ?, ?, ?)`).run(seq, p.title, p.topicsText, p.content);
+  }
+  // When it was queued: wall clock, for /metrics.
+  sql('INSERT INTO embed_queue (seq, enqueued_at) VALUES (?, ?)').run(seq, Date.now());
   const addTopic = sql('INSERT OR IGNORE INTO object_topics (topic, object_id, live_until) VALUES (?, ?, ?)');
   for (const t of o.topics) addTopic.run(t, o.id, p.liveUntil);
-  return toObject(row);
+  return toObject(sql(`SELECT *, 0 AS reply_count, ${authorReputableSql('objects')} AS author_reputable FROM objects WHERE seq = ?`).get(seq) as ObjectRow);
 }
 
 /** Adds the type and topic filters shared by both search legs. */
