@@ -3,8 +3,21 @@ import type { BoardObject, Vote } from '../schemas/resources.js';
 import type { LiveCriteria, StoredObject, VoteRecord } from '../domain/model.js';
 import { flagsOf, stateOf, wordsWithheld } from '../domain/state.js';
 
+/** Instants formatted, kept: the same objects' instants are shown again and again. */
+const formatted = new Map<number, string>();
+/** Instants kept at most (about 100 bytes each): past this many, the kept ones are dropped. */
+const FORMATTED_KEPT = 20_000;
+
 /** RFC 3339, UTC, millisecond precision, `Z` suffix. */
-export const iso = (ms: number): string => new Date(ms).toISOString();
+export function iso(ms: number): string {
+  let s = formatted.get(ms);
+  if (s === undefined) {
+    s = new Date(ms).toISOString();
+    if (formatted.size >= FORMATTED_KEPT) formatted.clear();
+    formatted.set(ms, s);
+  }
+  return s;
+}
 
 export interface PresentContext {
   baseUrl: string;

