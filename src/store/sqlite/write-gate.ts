@@ -45,7 +45,8 @@ interface Job extends Waiting<unknown> {
  * batch held the connection, run one after another in a single BEGIN IMMEDIATE … COMMIT. One
  * commit then writes the WAL frames, and the full-text indexes their new segment, for the whole
  * batch instead of once per publish. No savepoint separates the jobs: FTS5 flushes a segment at
- * every savepoint, which would undo half the gain.
+ * every savepoint, which would undo half the gain (a statement journal opens one too, which is
+ * why insertRow writes without triggers or RETURNING).
  *
  * Each caller sees what it would alone. A job reads what the jobs before it wrote, as serial
  * transactions would, and its promise settles only after COMMIT returned, so an acknowledged
