@@ -1,4 +1,4 @@
-/** The embeddings half of the SQLite store: the durable queue (filled by a trigger on insert) and the vectors. */
+/** The embeddings half of the SQLite store: the durable queue (filled by insertRow, in the inserting transaction) and the vectors. */
 import type Database from 'better-sqlite3';
 import type { LiveCriteria } from '../../domain/model.js';
 import type { EmbedJob, EmbedQueue } from '../../ports/embed-queue.js';
