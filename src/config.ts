@@ -49,8 +49,13 @@ const EnvSchema = z.object({
   DATABASE_POOL_SIZE: int(1, 1000).default(10),
   /** Most publishes PostgreSQL inserts in one statement, and most other write transactions it commits together (group commit); 1 commits each alone. */
   PG_GROUP_COMMIT_MAX: int(1, 1000).default(32),
-  /** Batches of each kind (publishes, other writes) in flight at once per process, each on its own pooled connection. */
-  PG_GROUP_COMMIT_CONNECTIONS: int(1, 1000).default(2),
+  /**
+   * Batches of each kind (publishes, other writes) in flight at once per process, each on its own
+   * pooled connection. Each batch holds the event log's lock through its commit's flush, so a
+   * second one overlaps little, and takes half of what waits: one made the database's CPU per
+   * publish about 15% less (four paired runs, 16 concurrent publishes).
+   */
+  PG_GROUP_COMMIT_CONNECTIONS: int(1, 1000).default(1),
   /** How often (ms) a process merges the full-text indexes' pending lists after writes; 0 leaves it to the server's vacuums. */
   PG_INDEX_UPKEEP_MS: int(0, 3_600_000).default(5000),
   /** How long a PostgreSQL query waits for a connection before failing (503). */

@@ -70,7 +70,7 @@ export class PgStore implements Store {
     this.#db = db;
     this.#opts = opts;
     // Write batches are planned once per connection (PgRoot.genericPlans).
-    const batches = opts.groupCommit ?? { maxBatch: 32, connections: 2 };
+    const batches = opts.groupCommit ?? { maxBatch: 32, connections: 1 };
     this.#commits = new PgGroupCommit(db.genericPlans(), batches);
     this.#publishes = new PgPublishes(db.genericPlans(), batches);
     this.#upkeep = new PgIndexUpkeep(db, { intervalMs: opts.indexUpkeepMs ?? 5000, writes: () => this.#changes.writes, warn: opts.warn });
