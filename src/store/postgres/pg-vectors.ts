@@ -204,12 +204,8 @@ export class MemoryVectors {
       this.#heard(items.map((i) => i.seq));
       return;
     }
-    for (const { seq, vector } of items) {
-      for (const [name, m] of this.#ready) {
-        if (vector && name === model) m.put(seq, vector);
-        else m.remove(seq);
-      }
-    }
+    const rows = items.flatMap(({ seq, vector }) => (vector ? [{ seq, model, embedding: vector }] : []));
+    applyRows(this.#ready, items.map((i) => i.seq), rows);
     this.changed();
   }
 
@@ -230,8 +226,7 @@ export class MemoryVectors {
   #load(model: string): Promise<ModelVectors> {
     let m = this.#models.get(model);
     if (!m) {
-      const loading = this.#listen().then(() => this.#read(model));
-      m = loading;
+      const loading = (m = this.#listen().then(() => this.#read(model)));
       this.#models.set(model, loading);
       loading.then(
         (loaded) => this.#models.get(model) === loading && this.#ready.set(model, loaded),
