@@ -12,6 +12,14 @@ import { expectUpgraded, oldRows } from './standing-upgrade.case.js';
 import { runStoreContract } from './store.case.js';
 import { publishObject } from '../helpers/publish.js';
 
+/** A store on `url` whose statements' texts are pushed onto `texts`, in the order they are sent. */
+function recordingStore(url: string, texts: string[]): PgStore {
+  const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
+  const query = session.query.bind(session);
+  session.query = (text, params) => (texts.push(text), query(text, params));
+  return new PgStore(session);
+}
+
 const unavailable = await pgUnavailable();
 if (unavailable) console.warn(`skipping the PostgreSQL store suite: ${unavailable}`);
 
@@ -94,10 +102,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
   it('takes its own saved vectors into its copy without reading them back, and every other instance hears each of a batch too big for one NOTIFY', async () => {
     const { url, drop } = await freshSchema();
     const texts: string[] = [];
-    const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
-    const query = session.query.bind(session);
-    session.query = (text, params) => (texts.push(text), query(text, params));
-    const a = new PgStore(session);
+    const a = recordingStore(url, texts);
     const b = new PgStore(new PoolSession({ url, max: 2, connectTimeoutMs: 5000 }));
     try {
       await a.migrate();
@@ -196,12 +201,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
   it('builds a query of words it has parsed before without a statement, ranked and marked as the parse would', async () => {
     const { url, drop } = await freshSchema();
     const texts: string[] = [];
-    const open = () => {
-      const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
-      const query = session.query.bind(session);
-      session.query = (text, params) => (texts.push(text), query(text, params));
-      return new PgStore(session);
-    };
+    const open = () => recordingStore(url, texts);
     const learned = open();
     try {
       await learned.migrate();
