@@ -18,6 +18,7 @@ import { MemoryKv } from './kv/memory-kv.js';
 import type { Kv } from './ports/kv.js';
 import type { Store } from './ports/store.js';
 import { EmbedWorker } from './search/embed-worker.js';
+import { PublishVectors } from './search/publish-vectors.js';
 import { Searcher } from './search/search.js';
 import { LocalEmbedder } from './embed/local-embedder.js';
 import { OpenAiEmbedder } from './embed/openai-embedder.js';
@@ -79,10 +80,21 @@ export function openEmbedder(config: Config): Embedder | null {
     case 'none':
       return null;
     case 'local':
-      return e.ownThread ? new ThreadedEmbedder(e.model, e.modelsDir, e.threads) : new LocalEmbedder(e.model, e.modelsDir, e.threads);
+      if (e.ownThread === true) return new ThreadedEmbedder(e.model, e.modelsDir, e.threads);
+      return new LocalEmbedder(e.model, e.modelsDir, e.threads, e.ownThread === 'auto' ? () => new ThreadedEmbedder(e.model, e.modelsDir, e.threads) : undefined);
     case 'openai':
       return new OpenAiEmbedder({ url: e.url!, apiKey: e.apiKey, model: e.model, batchSize: e.batchSize, timeoutMs: e.timeoutMs, retries: e.retries });
   }
+}
+
+/**
+ * What makes vectors as objects are published: a local model, where the store keeps vectors.
+ * A remote one would hold every publish up by a round trip: its objects are left to the queue.
+ */
+function publishVectors(config: Config, store: Store, embedder: Embedder | null, metrics: BoardMetrics): PublishVectors | null {
+  const e = config.embeddings;
+  if (!embedder || e.provider !== 'local' || e.atPublishMs === 0 || !store.capabilities.vectors.available) return null;
+  return new PublishVectors(embedder, e.atPublishMs, metrics.embedding);
 }
 
 /**
@@ -154,9 +166,9 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
   await kv.ready().catch((err: unknown) => log.warn({ err }, 'kv store not reachable at start; continuing'));
   const voterSecret = config.voterHashSecret ?? (await store.initSetting('voter_hash_secret', randomBytes(32).toString('base64url')));
   const ids = overrides.ids ?? new UlidGenerator(clock);
-  const board = new Board({ store, clock, ids, limits: config.limits });
   const embedder = overrides.embedder !== undefined ? overrides.embedder : openEmbedder(config);
   const metrics = new BoardMetrics(store);
+  const board = new Board({ store, clock, ids, limits: config.limits, vectors: publishVectors(config, store, embedder, metrics) });
   const readCache = new ReadCache({ store, now: () => clock.now(), maxBytes: config.readCacheBytes, expiringFraction: config.limits.expiringFraction });
   const searcher = new Searcher({
     store,

@@ -11,12 +11,20 @@ import { BUNDLED_MODEL } from './paths.js';
 const DAY = 86_400;
 
 /** `0`/`1`/`true`/`false`/`yes`/`no` → boolean. */
+const BOOL_WORDS = ['0', '1', 'true', 'false', 'yes', 'no', ''];
+const isTrue = (v: string) => v === '1' || v === 'true' || v === 'yes';
 const bool = z
   .string()
   .trim()
   .toLowerCase()
-  .refine((v) => ['0', '1', 'true', 'false', 'yes', 'no', ''].includes(v), 'expected true or false')
-  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+  .refine((v) => BOOL_WORDS.includes(v), 'expected true or false')
+  .transform(isTrue);
+const autoOrBool = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => v === 'auto' || BOOL_WORDS.includes(v), 'expected auto, true or false')
+  .transform((v) => (v === 'auto' ? ('auto' as const) : isTrue(v)));
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
 const seconds = int(1);
@@ -79,12 +87,20 @@ const EnvSchema = z.object({
   EMBEDDINGS_BATCH: int(1, 2048).default(32),
   /** Threads a `local` model uses per inference. More compete with the board's own thread on a small machine. */
   EMBEDDINGS_THREADS: int(1, 256).default(1),
-  /** Runs a `local` model on a thread of its own (false: on the thread that answers requests). */
-  EMBEDDINGS_OWN_THREAD: bool.default(true),
+  /**
+   * Runs a `local` model on a thread of its own (false: on the thread that answers requests);
+   * `auto`: only a model that needs the inference runtime, a static lookup model (the bundled one) here.
+   */
+  EMBEDDINGS_OWN_THREAD: autoOrBool.default('auto'),
   EMBEDDINGS_TIMEOUT_MS: int(100).default(10_000),
   EMBEDDINGS_RETRIES: int(0, 10).default(3),
   /** How long a worker holds a claimed batch before another worker (of any instance) may take it; longer than a batch's embedding time. */
   EMBEDDINGS_LEASE_SECONDS: int(1).default(300),
+  /**
+   * How long a publish waits for its object's vector from a `local` model, to store it with the
+   * object; past it, or at 0, the object waits in the embedding queue. `openai` always queues.
+   */
+  EMBEDDINGS_AT_PUBLISH_MS: int(0).default(100),
   /** How long a search waits for the query's embedding before answering lexically. */
   SEMANTIC_BUDGET_MS: int(1).default(250),
   ADMIN_TOKEN: z.string().min(1).optional(),
@@ -232,12 +248,14 @@ export interface Config {
     apiKey?: string;
     modelsDir: string;
     threads: number;
-    ownThread: boolean;
+    ownThread: boolean | 'auto';
     batchSize: number;
     timeoutMs: number;
     retries: number;
     leaseSeconds: number;
     semanticBudgetMs: number;
+    /** How long a publish waits for its object's vector (local models; 0: never). */
+    atPublishMs: number;
   };
   adminToken: string | undefined;
   metricsToken: string | undefined;
@@ -348,6 +366,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       retries: e.EMBEDDINGS_RETRIES,
       leaseSeconds: e.EMBEDDINGS_LEASE_SECONDS,
       semanticBudgetMs: e.SEMANTIC_BUDGET_MS,
+      atPublishMs: e.EMBEDDINGS_AT_PUBLISH_MS,
     },
     adminToken: e.ADMIN_TOKEN,
     metricsToken: e.METRICS_TOKEN,

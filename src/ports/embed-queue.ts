@@ -9,6 +9,12 @@ export interface EmbedJob {
   attempts: number;
 }
 
+/** An object's vector, made as it was published (search/publish-vectors.ts). */
+export interface ObjectVector {
+  model: string;
+  vector: Float32Array;
+}
+
 export interface EmbedQueue {
   /**
    * Queues every live object without a vector of `model` (start-up backfill, model change) and

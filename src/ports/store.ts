@@ -7,7 +7,7 @@
  */
 import type { NewEvent } from '../domain/events.js';
 import type { LiveCriteria, StoredObject } from '../domain/model.js';
-import type { EmbedQueue } from './embed-queue.js';
+import type { EmbedQueue, ObjectVector } from './embed-queue.js';
 import type { EventLog } from './event-log.js';
 import type { IdentityStore } from './identity-store.js';
 import type { NewObject, ObjectStore } from './object-store.js';
@@ -45,9 +45,11 @@ export interface Store {
   /**
    * Inserts the object unless a live object with the same dedupe key exists, and appends
    * `event` when it does insert it, in one transaction: racing identical publishes create
-   * exactly one row and one event. Concurrent publishes may share a transaction.
+   * exactly one row and one event. Concurrent publishes may share a transaction. With
+   * `vector` (of the model the semantic leg serves), the object is stored with it; without,
+   * it joins the embedding queue (embeddings).
    */
-  publish(o: NewObject, live: LiveCriteria, event: NewEvent): Promise<{ object: StoredObject; created: boolean }>;
+  publish(o: NewObject, live: LiveCriteria, event: NewEvent, vector?: ObjectVector | null): Promise<{ object: StoredObject; created: boolean }>;
 
   /**
    * Runs `fn` as one transaction: every write it makes through `tx` lands, or none does (fn

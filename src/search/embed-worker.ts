@@ -1,7 +1,8 @@
 /**
  * Drains the durable embedding queue inside the process: claims due jobs in batches, embeds
- * them, stores the vectors, and puts failures back with exponential backoff. Publishing never
- * waits for it: an object is searchable lexically at once, semantically once its batch is done.
+ * them, stores the vectors, and puts failures back with exponential backoff. The queue holds
+ * what publishing did not embed itself (publish-vectors.ts), backfills and imports: such an
+ * object is searchable lexically at once, semantically once its batch is done.
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../ports/clock.js';

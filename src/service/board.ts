@@ -25,6 +25,7 @@ import type { Clock, Ids } from '../ports/clock.js';
 import { isReputable } from '../domain/reputation.js';
 import { stateOf, wordsWithheld } from '../domain/state.js';
 import type { TopicCount } from '../ports/object-store.js';
+import type { PublishVectors } from '../search/publish-vectors.js';
 
 /** A vote page's cursor: the position of its last vote, opaque to clients. */
 function encodeVoteCursor(v: { updatedAt: number; voterId: string }): string {
@@ -46,6 +47,8 @@ export interface BoardDeps {
   clock: Clock;
   ids: Ids;
   limits: BoardLimits;
+  /** Makes a published object's vector as it is stored; absent, every object is left to the embedding queue. */
+  vectors?: PublishVectors | null;
 }
 
 export interface Published {
@@ -334,7 +337,8 @@ export class Board {
       expiresAt: o.expiresAt,
       ...derivedFields({ ...o, author }),
     };
+    const vector = (await this.deps.vectors?.vectorOf(row)) ?? null;
     // The object and its `created` event commit together, or neither does.
-    return this.deps.store.publish(row, live, eventOf('created', row, live.now));
+    return this.deps.store.publish(row, live, eventOf('created', row, live.now), vector);
   }
 }

@@ -25,16 +25,30 @@ describe('semantic leg with the local model', () => {
   });
   afterEach(async () => b.dispose());
 
-  it('a new object is searchable lexically at once and semantically once the worker has run', async () => {
+  it('a new object is searchable lexically and semantically as soon as its publish is answered: its vector is stored with it', async () => {
     const o = await publish(b, '/findings', { content: 'The database connection pool is exhausted under load', topics: ['postgres'] });
     expect(ids(await b.json('GET', '/search?q=connection%20pool&mode=lexical'))).toEqual([o.id]);
-    const before = await b.json('GET', `/search?q=${encodeURIComponent('too many open connections to postgres')}&mode=semantic`);
-    expect(before.body.degraded).toEqual([]);
-    expect(ids(before)).toEqual([]);
-    expect(await b.worker!.drain()).toBe(1);
-    const after = await b.json('GET', `/search?q=${encodeURIComponent('too many open connections to postgres')}&mode=semantic`);
-    expect(ids(after)).toEqual([o.id]);
-    expect(after.body.results[0].matched_by).toEqual(['semantic']);
+    const r = await b.json('GET', `/search?q=${encodeURIComponent('too many open connections to postgres')}&mode=semantic`);
+    expect(r.body.degraded).toEqual([]);
+    expect(ids(r)).toEqual([o.id]);
+    expect(r.body.results[0].matched_by).toEqual(['semantic']);
+    // Nothing was left to the queue.
+    expect(await b.worker!.drain()).toBe(0);
+  });
+
+  it('with EMBEDDINGS_AT_PUBLISH_MS=0, a new object is searchable semantically once the worker has run', async () => {
+    const queued = await makeTestBoard({ ...LOCAL, EMBEDDINGS_AT_PUBLISH_MS: '0' });
+    try {
+      const o = await publish(queued, '/findings', { content: 'The database connection pool is exhausted under load', topics: ['postgres'] });
+      const q = `/search?q=${encodeURIComponent('too many open connections to postgres')}&mode=semantic`;
+      const before = await queued.json('GET', q);
+      expect(before.body.degraded).toEqual([]);
+      expect(ids(before)).toEqual([]);
+      expect(await queued.worker!.drain()).toBe(1);
+      expect(ids(await queued.json('GET', q))).toEqual([o.id]);
+    } finally {
+      await queued.dispose();
+    }
   });
 
   it('hybrid fuses both legs: matched_by names every leg that found a result', async () => {

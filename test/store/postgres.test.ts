@@ -11,6 +11,7 @@ import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { expectUpgraded, oldRows } from './standing-upgrade.case.js';
 import { runStoreContract } from './store.case.js';
 import { publishObject } from '../helpers/publish.js';
+import { eventOf } from '../../src/domain/events.js';
 
 /** A store on `url` whose statements' texts are pushed onto `texts`, in the order they are sent. */
 function recordingStore(url: string, texts: string[]): PgStore {
@@ -129,6 +130,39 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       await a.embeddings.save('m', [{ id: id(0), vector: null }]);
       expect((await a.search.semantic(q)).map((h) => h.id)).not.toContain(id(0));
       await expect.poll(async () => (await b.search.semantic(q)).length, { timeout: 5000 }).toBe(n - 1);
+      // Its own payloads (heard too) were passed over: a read nothing back.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(readBack()).toBe(before);
+    } finally {
+      await b.close();
+      await a.close();
+      await drop();
+    }
+  });
+
+  it('takes the vectors published with objects into its own copy without reading them back, and every other instance hears them', async () => {
+    const { url, drop } = await freshSchema();
+    const texts: string[] = [];
+    const a = recordingStore(url, texts);
+    const b = new PgStore(new PoolSession({ url, max: 2, connectTimeoutMs: 5000 }));
+    try {
+      await a.migrate();
+      await b.migrate();
+      const live = { now: Date.now(), disputeMinContradictions: 2 };
+      const id = (i: number) => `01K${String(i).padStart(23, '0')}`;
+      const row = (i: number) => ({ id: id(i), type: 'finding' as const, title: 't', content: `c ${i}`, topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id(i) });
+      const publish = (i: number, ...xs: number[]) => a.publish(row(i), live, eventOf('created', row(i), live.now), { model: 'm', vector: Float32Array.from(xs) });
+      await publish(0, 1, 0);
+      const q = { live, vector: Float32Array.of(1, 0), model: 'm', limit: 100 };
+      // Both load their copies (one vector each).
+      expect((await a.search.semantic(q)).map((h) => h.id)).toEqual([id(0)]);
+      expect((await b.search.semantic(q)).map((h) => h.id)).toEqual([id(0)]);
+      const readBack = () => texts.filter((t) => t.includes('FROM object_vectors WHERE seq = ANY')).length;
+      const before = readBack();
+      await Promise.all(Array.from({ length: 20 }, (_, k) => publish(k + 1, 0.6, 0.8)));
+      expect(await a.search.semantic(q)).toHaveLength(21);
+      await expect.poll(async () => (await b.search.semantic(q)).length, { timeout: 5000 }).toBe(21);
+      expect(await a.embeddings.size()).toBe(0);
       // Its own payloads (heard too) were passed over: a read nothing back.
       await new Promise((r) => setTimeout(r, 200));
       expect(readBack()).toBe(before);

@@ -10,6 +10,7 @@ import { SELECT_OBJECT } from '../../src/store/sqlite/sqlite-rows.js';
 import { SqliteStore, type SqliteStoreOptions } from '../../src/store/sqlite/sqlite-store.js';
 import { expectUpgraded, oldRows } from './standing-upgrade.case.js';
 import { runStoreContract } from './store.case.js';
+import { eventOf } from '../../src/domain/events.js';
 import { publishObject } from '../helpers/publish.js';
 
 const require = createRequire(import.meta.url);
@@ -138,15 +139,22 @@ it('sqlite: publishes sharing a group commit write one full-text segment per ind
   const before = rows();
   const live = { now: Date.now(), disputeMinContradictions: 2 };
   const ids = Array.from({ length: 10 }, (_, i) => `01J000000000000000000000${String(i).padStart(2, '0')}`);
-  // Asked for in one turn of the event loop: one batch, one transaction.
-  await Promise.all(ids.map((id, i) => publishObject(store, { ...newRow(id, live.now), content: `segment count ${i}` }, live)));
+  // Asked for in one turn of the event loop: one batch, one transaction. Half come with their
+  // vectors, which are stored in the batch too, and half join the embedding queue.
+  await Promise.all(
+    ids.map((id, i) => {
+      const o = { ...newRow(id, live.now), content: `segment count ${i}` };
+      return i % 2 ? publishObject(store, o, live) : store.publish(o, live, eventOf('created', o, live.now), { model: 'm', vector: Float32Array.of(1, i) });
+    }),
+  );
   // A segment of a few objects is one leaf row per index (and the structure record, rewritten in place).
   expect(rows() - before).toBe(2);
   const hits = await store.search.lexical({ live, terms: ['segment', 'count'], limit: 20 });
   expect(hits.map((h) => h.id).sort()).toEqual(ids);
   const stemmed = await store.search.lexical({ live, terms: ['counts'], limit: 20, stemmed: true });
   expect(stemmed).toHaveLength(10);
-  expect(await store.embeddings.size()).toBe(10);
+  expect(await store.embeddings.size()).toBe(5);
+  expect(await store.search.semantic({ live, vector: Float32Array.of(1, 0), model: 'm', limit: 20 })).toHaveLength(5);
   other.close();
   await store.close();
   rmSync(dir, { recursive: true, force: true });

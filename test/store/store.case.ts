@@ -685,6 +685,28 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         expect(await q({ limit: 1 })).toHaveLength(1);
       });
 
+      it('stores a vector given with a publish instead of queueing the object: found by meaning at once, a duplicate keeping the first', async (ctx) => {
+        if (!withVectors(ctx)) return;
+        const withVector = (o: NewObject, ...xs: number[]) => store.publish(o, live(), eventOf('created', o, live().now), { model: 'm1', vector: unit(...xs) });
+        const first = obj({ content: 'first', dedupeKey: 'same' });
+        // Published together, as concurrent publishes are (one batch, where the store batches them).
+        const [a, b, plain] = await Promise.all([withVector(first, 1, 0, 0), withVector(obj({ content: 'second' }), 0, 1, 0), publishObject(store, obj({ content: 'plain' }), live())]);
+        expect([a.created, b.created, plain.created]).toEqual([true, true, true]);
+        // Only the object published without one waits for a vector.
+        expect(await store.embeddings.size()).toBe(1);
+        expect((await store.embeddings.claim(live(), 10, LEASE)).map((j) => j.id)).toEqual([plain.object.id]);
+        const near = await store.search.semantic({ live: live(), vector: unit(1, 0, 0), model: 'm1', limit: 10 });
+        expect(near.map((h) => [h.id, Math.round(h.similarity * 1000) / 1000])).toEqual([
+          [a.object.id, 1],
+          [b.object.id, 0],
+        ]);
+        // A duplicate is answered with the first object; its vector is not stored.
+        const again = await withVector({ ...first, id: ids.next() }, 0, 0, 1);
+        expect(again).toMatchObject({ created: false, object: { id: a.object.id } });
+        expect((await store.search.semantic({ live: live(), vector: unit(0, 0, 1), model: 'm1', limit: 10 })).find((h) => h.id === a.object.id)?.similarity).toBeCloseTo(0, 5);
+        expect(await store.embeddings.size()).toBe(1);
+      });
+
       it('answers each semantic query with the objects as they are live now: after a hide, a restore and an expiry, asked again and again', async (ctx) => {
         if (!withVectors(ctx)) return;
         const kept = await insert();

@@ -8,7 +8,7 @@ import type { EmbedJob, EmbedQueue } from '../../ports/embed-queue.js';
 import { NOTIFY_CHANGED } from './pg-changes.js';
 import { all, limitSql, one, run } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
-import { MemoryVectors, PgvectorLeg, SEQS_PER_NOTIFY, VECTORS_CHANNEL } from './pg-vectors.js';
+import { flatVectors, MemoryVectors, notifyVectorsSql, PgvectorLeg, VECTORS_CHANNEL } from './pg-vectors.js';
 
 export class PgEmbedQueue implements EmbedQueue {
   constructor(
@@ -65,14 +65,7 @@ export class PgEmbedQueue implements EmbedQueue {
     // The last word on an object wins, as it would one statement after another.
     const latest = new Map(items.map((i) => [i.id, i.vector]));
     const puts = [...latest].filter((e): e is [string, Float32Array] => e[1] !== null);
-    const starts: number[] = [];
-    let size = 0;
-    for (const [, v] of puts) {
-      starts.push(size);
-      size += v.length;
-    }
-    const flat = new Float32Array(size);
-    puts.forEach(([, v], i) => flat.set(v, starts[i]!));
+    const { flat, starts, lengths } = flatVectors(puts.map(([, v]) => v));
     const leg = this.leg();
     const pgvector = leg instanceof PgvectorLeg;
     const saved = await all<{ seq: number; id: string }>(
@@ -87,20 +80,14 @@ export class PgEmbedQueue implements EmbedQueue {
          drops AS (SELECT o.seq, o.id FROM objects o WHERE o.id = ANY(@drops::text[])),
          dropped AS (DELETE FROM object_vectors v USING drops d WHERE v.seq = d.seq),
          saved AS (SELECT seq, id FROM puts UNION ALL SELECT seq, id FROM drops),
-         done AS (DELETE FROM embed_queue q USING saved s WHERE q.seq = s.seq)${
-           pgvector
-             ? ''
-             : `,
-         notified AS MATERIALIZED (
-           SELECT pg_notify(@channel, @origin || ':' || string_agg(s.seq::text, ',')) FROM (SELECT seq, (row_number() OVER () - 1) / ${SEQS_PER_NOTIFY} AS g FROM saved) s GROUP BY s.g)`
-         }
+         done AS (DELETE FROM embed_queue q USING saved s WHERE q.seq = s.seq)${pgvector ? '' : `,
+         notified AS MATERIALIZED (${notifyVectorsSql('saved')})`}
        SELECT s.seq, s.id${pgvector ? '' : ', (SELECT count(*) FROM notified) AS notified'}, ${NOTIFY_CHANGED} FROM saved s`,
       {
         puts: puts.map(([id]) => id),
         starts,
-        lengths: puts.map(([, v]) => v.length),
-        // One array literal: node-postgres would quote and escape each of the numbers.
-        flat: `{${flat.join(',')}}`,
+        lengths,
+        flat,
         model,
         drops: [...latest].filter(([, v]) => v === null).map(([id]) => id),
         ...(pgvector ? {} : { channel: VECTORS_CHANNEL, origin: leg instanceof MemoryVectors ? leg.origin : '' }),

@@ -6,19 +6,26 @@
  */
 import type { NewEvent } from '../../domain/events.js';
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
+import type { ObjectVector } from '../../ports/embed-queue.js';
 import type { NewObject } from '../../ports/object-store.js';
 import { objectParams } from '../object-columns.js';
 import { NOTIFY_CHANGED } from './pg-changes.js';
 import { EVENT_COLUMNS, EVENTS_LOCK, eventValues } from './pg-events.js';
 import { all, authorReputableSql, getObjectRow, OBJECT_COLUMNS, ROW_COLUMNS, toObject, type ObjectRow } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
+import { flatVectors, MemoryVectors, notifyVectorsSql, VECTORS_CHANNEL, type PgvectorLeg } from './pg-vectors.js';
 
 export interface RowToInsert {
   object: NewObject & { hidden?: boolean; withdrawn?: boolean };
   live: LiveCriteria;
   /** Appended when the object is created (not when a duplicate is answered instead). */
   event: NewEvent | null;
+  /** Stored with the object when it is created; without, the object joins the embedding queue. */
+  vector?: ObjectVector | null;
 }
+
+/** Where vectors go: the semantic leg (none before the store is migrated, and imports store none). */
+export type VectorLeg = PgvectorLeg | MemoryVectors | null;
 
 export interface Inserted {
   object: StoredObject;
@@ -29,16 +36,17 @@ export interface Inserted {
 const RECORD = `"n" int, "id" text, "type" text, "title" text, "content" text, "topics" text[], "topicsText" text, "sourceUrl" text,
   "parentId" text, "authorId" text, "authorTrust" text, "authorDomain" text, "createdAt" bigint, "expiresAt" bigint,
   "lastVerifiedAt" bigint, "verifications" int, "contradictions" int, "hidden" boolean, "withdrawn" boolean, "injection" boolean,
-  "dedupeKey" text, "liveUntil" bigint, "now" bigint, "event" jsonb`;
+  "dedupeKey" text, "liveUntil" bigint, "now" bigint, "event" jsonb, "model" text, "vecStart" int, "vecLen" int`;
 
 /**
- * The statement. With @dedupe, each row first looks for a live object under its dedupe key
+ * The statement, by where the vectors given with objects go (none: every object is queued).
+ * With @dedupe, each row first looks for a live object under its dedupe key
  * (agentboard_live_duplicate takes the key's lock, then looks with a snapshot that sees every
  * commit made under it) and is inserted only without one. The rows come sorted by key, so
  * that two statements take their keys' locks in one order and cannot deadlock; then the
  * events' lock, last, as every append takes it (pg-events.ts), once every row is in.
  */
-const INSERT_ROWS = `
+const insertRowsSql = (leg: 'pgvector' | 'memory' | null) => `
 WITH r AS MATERIALIZED (SELECT * FROM jsonb_to_recordset(@rows::jsonb) AS r(${RECORD})),
 existing AS MATERIALIZED (SELECT r.n, CASE WHEN @dedupe THEN agentboard_live_duplicate(r."dedupeKey", r.now) END AS id FROM r),
 o AS (
@@ -53,24 +61,36 @@ o AS (
 topics AS (
   INSERT INTO object_topics (topic, object_id, live_until)
   SELECT DISTINCT t, o.id, o.live_until FROM o, unnest(o.topics) AS t),
-queued AS (INSERT INTO embed_queue (seq, enqueued_at) SELECT seq, @enqueuedAt FROM o),
+queued AS (INSERT INTO embed_queue (seq, enqueued_at) SELECT o.seq, @enqueuedAt FROM o JOIN r ON r.id = o.id WHERE r.model IS NULL),${
+  leg === null
+    ? ''
+    : `
+vectored AS MATERIALIZED (
+  SELECT o.seq, r.model, (@vectors::real[])[r."vecStart" + 1 : r."vecStart" + r."vecLen"] AS embedding FROM o JOIN r ON r.id = o.id WHERE r.model IS NOT NULL),
+stored AS (
+  INSERT INTO object_vectors (seq, model, embedding${leg === 'pgvector' ? ', vec' : ''})
+  SELECT seq, model, embedding${leg === 'pgvector' ? ', embedding::vector' : ''} FROM vectored),`
+}${leg === 'memory' ? `\nnotified AS MATERIALIZED (${notifyVectorsSql('vectored')}),` : ''}
 announced AS MATERIALIZED (
   SELECT ${EVENTS_LOCK}, ${NOTIFY_CHANGED}
   FROM (SELECT count(*) AS k FROM r JOIN o ON o.id = r.id WHERE r.event IS NOT NULL) c WHERE c.k > 0),
 appended AS (
   INSERT INTO events (${EVENT_COLUMNS})
   SELECT ${eventValues('r.event')} FROM announced, r JOIN o ON o.id = r.id WHERE r.event IS NOT NULL ORDER BY r.n)
-SELECT r.n, e.id AS existing_id, ${OBJECT_COLUMNS}, 0::bigint AS reply_count, ${authorReputableSql('o')} AS author_reputable
+SELECT r.n, e.id AS existing_id, ${OBJECT_COLUMNS}, 0::bigint AS reply_count, ${authorReputableSql('o')} AS author_reputable${
+  leg === 'memory' ? ', (SELECT count(*) FROM notified) AS notified' : ''
+}
 FROM r JOIN existing e ON e.n = r.n LEFT JOIN o ON o.id = r.id`;
+const INSERT_ROWS = { none: insertRowsSql(null), pgvector: insertRowsSql('pgvector'), memory: insertRowsSql('memory') };
 
 /**
- * Inserts `rows` with their topic rows, embedding jobs and events, in one statement (one
+ * Inserts `rows` with their topic rows, vectors (given and `leg` known) or embedding jobs, and events, in one statement (one
  * transaction, unless `db` is already in one), and answers each as stored, in their order. With
  * `dedupe`, a row whose dedupe key a live object already has is answered with that object
  * (`created: false`) and nothing of it is written; of rows sharing a key, the first is inserted
  * and the others answered with it, as they would be one after another.
  */
-export async function insertRows(db: PgSession, rows: readonly RowToInsert[], enqueuedAt: number, dedupe: boolean): Promise<Inserted[]> {
+export async function insertRows(db: PgSession, rows: readonly RowToInsert[], enqueuedAt: number, dedupe: boolean, leg: VectorLeg = null): Promise<Inserted[]> {
   const firstOfKey = new Map<string, number>();
   const sent: { n: number; row: RowToInsert }[] = [];
   rows.forEach((row, n) => {
@@ -81,20 +101,35 @@ export async function insertRows(db: PgSession, rows: readonly RowToInsert[], en
     sent.push({ n, row });
   });
   if (dedupe) sent.sort((a, b) => (a.row.object.dedupeKey < b.row.object.dedupeKey ? -1 : a.row.object.dedupeKey > b.row.object.dedupeKey ? 1 : a.n - b.n));
-  const json = sent.map(({ n, row: { object: o, live, event } }) => ({
-    ...objectParams(o, live.disputeMinContradictions),
-    n,
-    topics: o.topics,
-    injection: o.injectionSuspected,
-    now: live.now,
-    event,
-  }));
-  const answered = await all<ObjectRow & { n: number; existing_id: string | null }>(db, INSERT_ROWS, { rows: JSON.stringify(json), dedupe, enqueuedAt });
+  const vectors: Float32Array[] = [];
+  const json = sent.map(({ n, row: { object: o, live, event, vector } }) => {
+    const v = leg && vector ? { model: vector.model, vecLen: vector.vector.length, vecStart: 0 } : { model: null, vecLen: 0, vecStart: 0 };
+    if (v.model !== null) vectors.push(vector!.vector);
+    return { ...objectParams(o, live.disputeMinContradictions), n, topics: o.topics, injection: o.injectionSuspected, now: live.now, event, ...v };
+  });
+  const { flat, starts } = flatVectors(vectors);
+  let next = 0;
+  for (const row of json) if (row.model !== null) row.vecStart = starts[next++]!;
+  const memory = leg instanceof MemoryVectors;
+  const answered = await all<ObjectRow & { n: number; existing_id: string | null }>(
+    db,
+    leg === null ? INSERT_ROWS.none : memory ? INSERT_ROWS.memory : INSERT_ROWS.pgvector,
+    { rows: JSON.stringify(json), dedupe, enqueuedAt, ...(leg === null ? {} : { vectors: flat }), ...(memory ? { channel: VECTORS_CHANNEL, origin: leg.origin } : {}) },
+  );
   const byN = new Map<number, Inserted>();
+  const took = new Map<string, { seq: number; vector: Float32Array }[]>();
   for (const { n, existing_id: existingId, ...stored } of answered) {
+    const vector = existingId === null ? rows[n]!.vector : null;
+    if (vector && memory) {
+      const items = took.get(vector.model) ?? [];
+      items.push({ seq: Number(stored.seq), vector: vector.vector });
+      took.set(vector.model, items);
+    }
     // A duplicate is read by a second statement: the rare case keeps the common one's plan small.
     byN.set(n, existingId === null ? { object: toObject(stored), created: true } : { object: (await getObjectRow(db, existingId, rows[n]!.live))!, created: false });
   }
+  // This instance's copy takes its own vectors in as they are; the others read them back.
+  if (memory) for (const [model, items] of took) leg.took(model, items);
   return rows.map((row, n) => {
     const own = byN.get(n);
     if (own) return own;

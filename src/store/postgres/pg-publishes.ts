@@ -11,10 +11,11 @@
  */
 import type { NewEvent } from '../../domain/events.js';
 import type { LiveCriteria } from '../../domain/model.js';
+import type { ObjectVector } from '../../ports/embed-queue.js';
 import type { NewObject } from '../../ports/object-store.js';
 import { BatchQueue, type BatchSettings, type Waiting } from '../batch-queue.js';
 import { isUnavailable, mayRunAgain } from './pg-errors.js';
-import { insertRows, type Inserted, type RowToInsert } from './pg-inserts.js';
+import { insertRows, type Inserted, type RowToInsert, type VectorLeg } from './pg-inserts.js';
 import type { PgSession } from './pg-session.js';
 
 interface Publish extends Waiting<Inserted> {
@@ -28,18 +29,20 @@ export class PgPublishes {
   constructor(
     private readonly db: PgSession,
     settings: BatchSettings,
+    /** Where publishes' vectors go (PgStore's, once migrated). */
+    private readonly leg: () => VectorLeg,
   ) {
     this.#batches = new BatchQueue(settings, (jobs) => this.#batch(jobs));
   }
 
-  run(object: NewObject, live: LiveCriteria, event: NewEvent): Promise<Inserted> {
-    return new Promise((resolve, reject) => this.#batches.add({ row: { object, live, event }, resolve, reject, attempts: 0 }));
+  run(object: NewObject, live: LiveCriteria, event: NewEvent, vector: ObjectVector | null): Promise<Inserted> {
+    return new Promise((resolve, reject) => this.#batches.add({ row: { object, live, event, vector }, resolve, reject, attempts: 0 }));
   }
 
   async #batch(jobs: Publish[]): Promise<void> {
     let inserted: Inserted[];
     try {
-      inserted = await insertRows(this.db, jobs.map((j) => j.row), Date.now(), true);
+      inserted = await insertRows(this.db, jobs.map((j) => j.row), Date.now(), true, this.leg());
     } catch (err) {
       // A row the server refused fails alone: the others run again, one at a time. A database
       // out of reach fails them all at once (one at a time, each would wait for a connection).

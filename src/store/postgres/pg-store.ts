@@ -5,7 +5,7 @@
  * votes, SKIP LOCKED leases for embedding jobs, one advisory lock around migrations.
  */
 import type { NewEvent } from '../../domain/events.js';
-import type { EmbedQueue } from '../../ports/embed-queue.js';
+import type { EmbedQueue, ObjectVector } from '../../ports/embed-queue.js';
 import type { EventLog } from '../../ports/event-log.js';
 import type { IdentityStore } from '../../ports/identity-store.js';
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
@@ -72,7 +72,7 @@ export class PgStore implements Store {
     // Write batches are planned once per connection (PgRoot.genericPlans).
     const batches = opts.groupCommit ?? { maxBatch: 32, connections: 1 };
     this.#commits = new PgGroupCommit(db.genericPlans(), batches);
-    this.#publishes = new PgPublishes(db.genericPlans(), batches);
+    this.#publishes = new PgPublishes(db.genericPlans(), batches, () => this.#leg);
     this.#upkeep = new PgIndexUpkeep(db, { intervalMs: opts.indexUpkeepMs ?? 5000, writes: () => this.#changes.writes, warn: opts.warn });
     this.objects = mapPgErrors(new PgObjects(db));
     this.votes = mapPgErrors(new PgVotes(db));
@@ -91,8 +91,8 @@ export class PgStore implements Store {
   }
 
   /** Concurrent calls share one statement (PgPublishes). */
-  publish(o: NewObject, live: LiveCriteria, event: NewEvent): Promise<{ object: StoredObject; created: boolean }> {
-    return this.#publishes.run(o, live, event);
+  publish(o: NewObject, live: LiveCriteria, event: NewEvent, vector?: ObjectVector | null): Promise<{ object: StoredObject; created: boolean }> {
+    return this.#publishes.run(o, live, event, vector ?? null);
   }
 
   /** Concurrent calls share one BEGIN … COMMIT, one after another (PgGroupCommit). */

@@ -20,6 +20,30 @@ export type VectorMode = 'pgvector' | 'memory';
 /** Seqs one NOTIFY payload names at most (`origin:seq,seq,…`, under PostgreSQL's 8,000 bytes). */
 export const SEQS_PER_NOTIFY = 300;
 
+/**
+ * The SQL that announces the vectors stored for the seqs of `from` (a CTE) to every instance's
+ * copy in memory: SEQS_PER_NOTIFY to a payload, each naming `@origin`, the writing copy, which
+ * takes its own in directly (MemoryVectors.took). `@channel` is VECTORS_CHANNEL.
+ */
+export const notifyVectorsSql = (from: string) =>
+  `SELECT pg_notify(@channel, @origin || ':' || string_agg(s.seq::text, ',')) FROM (SELECT seq, (row_number() OVER () - 1) / ${SEQS_PER_NOTIFY} AS g FROM ${from}) s GROUP BY s.g`;
+
+/**
+ * Vectors bound as one flat real[] (each its slice: starts and lengths), written as one array
+ * literal: node-postgres would quote and escape each of the numbers.
+ */
+export function flatVectors(vectors: readonly Float32Array[]): { flat: string; starts: number[]; lengths: number[] } {
+  const starts: number[] = [];
+  let size = 0;
+  for (const v of vectors) {
+    starts.push(size);
+    size += v.length;
+  }
+  const flat = new Float32Array(size);
+  vectors.forEach((v, i) => flat.set(v, starts[i]!));
+  return { flat: `{${flat.join(',')}}`, starts, lengths: vectors.map((v) => v.length) };
+}
+
 /** A payload's writer and seqs; a bare seq (an instance from before payloads named their writer) has no writer. */
 function parsePayload(payload: string): { origin: string | null; seqs: number[] } {
   const colon = payload.indexOf(':');

@@ -304,4 +304,15 @@ DROP TRIGGER objects_fts_stem_insert;
 DROP TRIGGER objects_embed_enqueue;
 `,
   },
+  {
+    version: 15,
+    // A publish may now store its object's vector in its batch (search/publish-vectors.ts),
+    // where a trigger's statement journal would make FTS5 flush a segment per object (see 14):
+    // the stores log what they write themselves (sqlite-rows.ts logVectorChange).
+    name: 'vectors stored without triggers',
+    sql: `
+DROP TRIGGER object_vectors_logged_insert;
+DROP TRIGGER object_vectors_logged_update;
+`,
+  },
 ];

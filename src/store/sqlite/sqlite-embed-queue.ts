@@ -2,8 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { LiveCriteria } from '../../domain/model.js';
 import type { EmbedJob, EmbedQueue } from '../../ports/embed-queue.js';
-import { inList, limitSql, type Sql } from './sqlite-rows.js';
-import { VECTOR_CHANGES_KEPT } from './sqlite-vectors.js';
+import { inList, limitSql, logVectorChange, vectorBlob, type Sql } from './sqlite-rows.js';
 
 export class SqliteEmbedQueue implements EmbedQueue {
   constructor(
@@ -50,21 +49,21 @@ export class SqliteEmbedQueue implements EmbedQueue {
   }
 
   async save(model: string, items: { id: string; vector: Float32Array | null }[]): Promise<void> {
-    const put = this.sql(
-      `INSERT INTO object_vectors (seq, model, embedding) SELECT seq, @model, @embedding FROM objects WHERE id = @id
-       ON CONFLICT (seq) DO UPDATE SET model = excluded.model, embedding = excluded.embedding`,
-    );
-    const drop = this.sql('DELETE FROM object_vectors WHERE seq = (SELECT seq FROM objects WHERE id = ?)');
-    const done = this.sql('DELETE FROM embed_queue WHERE seq = (SELECT seq FROM objects WHERE id = ?)');
-    const prune = this.sql(`DELETE FROM vector_changes WHERE id <= (SELECT max(id) FROM vector_changes) - ${VECTOR_CHANGES_KEPT}`);
+    const seqOf = this.sql('SELECT seq FROM objects WHERE id = ?').pluck();
+    const put = this.sql('INSERT INTO object_vectors (seq, model, embedding) VALUES (?, ?, ?) ON CONFLICT (seq) DO UPDATE SET model = excluded.model, embedding = excluded.embedding');
+    const drop = this.sql('DELETE FROM object_vectors WHERE seq = ?');
+    const done = this.sql('DELETE FROM embed_queue WHERE seq = ?');
     this.db
       .transaction(() => {
         for (const { id, vector } of items) {
-          if (vector) put.run({ model, id, embedding: Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength) });
-          else drop.run(id);
-          done.run(id);
+          const seq = seqOf.get(id) as number | undefined;
+          if (seq === undefined) continue;
+          if (vector) {
+            put.run(seq, model, vectorBlob(vector));
+            logVectorChange(this.sql, seq);
+          } else drop.run(seq);
+          done.run(seq);
         }
-        prune.run();
       })
       .immediate();
   }

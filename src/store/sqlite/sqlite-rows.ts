@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { liveUntil } from '../../domain/state.js';
+import type { ObjectVector } from '../../ports/embed-queue.js';
 import type { NewObject } from '../../ports/object-store.js';
 import { objectParams, STANDING_COLUMNS, standingFacts, toStoredObject, type ObjectColumns, type StandingColumns } from '../object-columns.js';
 
@@ -98,7 +99,7 @@ export function writeFacts(sql: Sql, id: string, set: string, params: Record<str
  * batch then wrote a segment per object, and merged them (measured: 29% fewer instructions
  * per object without, in batches of ten).
  */
-export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn?: boolean }, minContradictions: number): StoredObject {
+export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn?: boolean }, minContradictions: number, vector: ObjectVector | null = null): StoredObject {
   const p = objectParams(o, minContradictions);
   const seq = Number(
     sql(
@@ -119,11 +120,38 @@ export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn
   for (const fts of ['objects_fts', 'objects_fts_stem']) {
     sql(`INSERT INTO ${fts} (rowid, title, topics_text, content) VALUES (?, ?, ?, ?)`).run(seq, p.title, p.topicsText, p.content);
   }
+  if (vector) putVector(sql, seq, vector);
   // When it was queued: wall clock, for /metrics.
-  sql('INSERT INTO embed_queue (seq, enqueued_at) VALUES (?, ?)').run(seq, Date.now());
+  else sql('INSERT INTO embed_queue (seq, enqueued_at) VALUES (?, ?)').run(seq, Date.now());
   const addTopic = sql('INSERT OR IGNORE INTO object_topics (topic, object_id, live_until) VALUES (?, ?, ?)');
   for (const t of o.topics) addTopic.run(t, o.id, p.liveUntil);
   return toObject(sql(`SELECT *, 0 AS reply_count, ${authorReputableSql('objects')} AS author_reputable FROM objects WHERE seq = ?`).get(seq) as ObjectRow);
+}
+
+/** A new object's vector, logged for the copies in memory. */
+function putVector(sql: Sql, seq: number, { model, vector }: ObjectVector): void {
+  sql('INSERT INTO object_vectors (seq, model, embedding) VALUES (?, ?, ?)').run(seq, model, vectorBlob(vector));
+  logVectorChange(sql, seq);
+}
+
+/** How many changes the vector log keeps: a process further behind than this reloads its vectors (sqlite-vectors.ts). */
+const VECTOR_CHANGES_KEPT = 100_000;
+/** The log is trimmed once per this many changes. */
+const VECTOR_LOG_TRIMMED_EVERY = 1000;
+
+/**
+ * Logs a vector stored for `seq`, for the copies processes hold in memory (sqlite-vectors.ts;
+ * deletes are logged by a trigger). Logged here, not by a trigger: a statement that fires one
+ * opens a statement journal, which inside a publish batch makes FTS5 flush a segment per object.
+ */
+export function logVectorChange(sql: Sql, seq: number): void {
+  const id = Number(sql('INSERT INTO vector_changes (seq) VALUES (?)').run(seq).lastInsertRowid);
+  if (id % VECTOR_LOG_TRIMMED_EVERY === 0) sql('DELETE FROM vector_changes WHERE id <= ?').run(id - VECTOR_CHANGES_KEPT);
+}
+
+/** A vector as its column holds it: the float32s' bytes. */
+export function vectorBlob(v: Float32Array): Buffer {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }
 
 /** Adds the type and topic filters shared by both search legs. */

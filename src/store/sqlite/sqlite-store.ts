@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import type { EmbedQueue } from '../../ports/embed-queue.js';
+import type { EmbedQueue, ObjectVector } from '../../ports/embed-queue.js';
 import type { EventLog } from '../../ports/event-log.js';
 import type { IdentityStore } from '../../ports/identity-store.js';
 import type { NewEvent } from '../../domain/events.js';
@@ -182,9 +182,9 @@ export class SqliteStore implements Store {
   }
 
   /** Shares a BEGIN … COMMIT with concurrent writes (GroupCommit), as withTransaction does. */
-  publish(o: NewObject, live: LiveCriteria, event: NewEvent): Promise<{ object: StoredObject; created: boolean }> {
+  publish(o: NewObject, live: LiveCriteria, event: NewEvent, vector?: ObjectVector | null): Promise<{ object: StoredObject; created: boolean }> {
     return this.#commits.run(async () => {
-      const r = await this.#objects.insert(o, live);
+      const r = await this.#objects.insert(o, live, vector ?? null);
       if (r.created) await this.#inside.events.append(event);
       return r;
     });

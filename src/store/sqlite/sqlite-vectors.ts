@@ -15,9 +15,6 @@ import { addFilters, limitSql, liveParams, liveSql, type Sql } from './sqlite-ro
 
 export type SqliteVectorMode = 'memory' | 'scan';
 
-/** How many changes the log keeps: a process further behind than this reloads its vectors. */
-export const VECTOR_CHANGES_KEPT = 100_000;
-
 export interface SqliteVectorLeg {
   nearest(q: SemanticQuery): Promise<SemanticHit[]>;
 }
