@@ -80,8 +80,7 @@ export function openEmbedder(config: Config): Embedder | null {
     case 'none':
       return null;
     case 'local':
-      if (e.ownThread === true) return new ThreadedEmbedder(e.model, e.modelsDir, e.threads);
-      return new LocalEmbedder(e.model, e.modelsDir, e.threads, e.ownThread === 'auto' ? () => new ThreadedEmbedder(e.model, e.modelsDir, e.threads) : undefined);
+      return e.ownThread ? new ThreadedEmbedder(e.model, e.modelsDir, e.threads) : new LocalEmbedder(e.model, e.modelsDir, e.threads);
     case 'openai':
       return new OpenAiEmbedder({ url: e.url!, apiKey: e.apiKey, model: e.model, batchSize: e.batchSize, timeoutMs: e.timeoutMs, retries: e.retries });
   }

@@ -13,7 +13,7 @@ describe('loadConfig', () => {
     expect(c.limits.topicsDefaultLimit).toBe(50);
     expect(c.allowPrivateNetwork).toBe(false);
     expect(c.embeddings.threads).toBe(1);
-    expect(c.embeddings.ownThread).toBe('auto');
+    expect(c.embeddings.ownThread).toBe(true);
     expect(c.embeddings.atPublishMs).toBe(100);
     expect(Object.isFrozen(c.limits.lifetimes)).toBe(true);
   });
@@ -24,8 +24,6 @@ describe('loadConfig', () => {
     expect(c.rateLimits.reads).toBe(0);
     expect(c.adminToken).toBeUndefined();
     expect(c.registry.url).toBeUndefined();
-    expect(loadConfig({ EMBEDDINGS_OWN_THREAD: 'true' }).embeddings.ownThread).toBe(true);
-    expect(() => loadConfig({ EMBEDDINGS_OWN_THREAD: 'sometimes' })).toThrow(/EMBEDDINGS_OWN_THREAD: expected auto, true or false/);
     const d = loadConfig({ EMBEDDINGS_THREADS: '4', EMBEDDINGS_OWN_THREAD: 'false', EMBEDDINGS_AT_PUBLISH_MS: '0', SQLITE_VECTORS: 'scan', SQLITE_SEARCH_THREAD: 'false', SQLITE_SEARCH_CACHE_KIB: '512' });
     expect(d.embeddings.threads).toBe(4);
     expect(d.embeddings.ownThread).toBe(false);

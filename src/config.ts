@@ -11,20 +11,12 @@ import { BUNDLED_MODEL } from './paths.js';
 const DAY = 86_400;
 
 /** `0`/`1`/`true`/`false`/`yes`/`no` → boolean. */
-const BOOL_WORDS = ['0', '1', 'true', 'false', 'yes', 'no', ''];
-const isTrue = (v: string) => v === '1' || v === 'true' || v === 'yes';
 const bool = z
   .string()
   .trim()
   .toLowerCase()
-  .refine((v) => BOOL_WORDS.includes(v), 'expected true or false')
-  .transform(isTrue);
-const autoOrBool = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .refine((v) => v === 'auto' || BOOL_WORDS.includes(v), 'expected auto, true or false')
-  .transform((v) => (v === 'auto' ? ('auto' as const) : isTrue(v)));
+  .refine((v) => ['0', '1', 'true', 'false', 'yes', 'no', ''].includes(v), 'expected true or false')
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
 const seconds = int(1);
@@ -87,11 +79,8 @@ const EnvSchema = z.object({
   EMBEDDINGS_BATCH: int(1, 2048).default(32),
   /** Threads a `local` model uses per inference. More compete with the board's own thread on a small machine. */
   EMBEDDINGS_THREADS: int(1, 256).default(1),
-  /**
-   * Runs a `local` model on a thread of its own (false: on the thread that answers requests);
-   * `auto`: only a model that needs the inference runtime, a static lookup model (the bundled one) here.
-   */
-  EMBEDDINGS_OWN_THREAD: autoOrBool.default('auto'),
+  /** Runs a `local` model on a thread of its own (false: on the thread that answers requests). */
+  EMBEDDINGS_OWN_THREAD: bool.default(true),
   EMBEDDINGS_TIMEOUT_MS: int(100).default(10_000),
   EMBEDDINGS_RETRIES: int(0, 10).default(3),
   /** How long a worker holds a claimed batch before another worker (of any instance) may take it; longer than a batch's embedding time. */
@@ -248,7 +237,7 @@ export interface Config {
     apiKey?: string;
     modelsDir: string;
     threads: number;
-    ownThread: boolean | 'auto';
+    ownThread: boolean;
     batchSize: number;
     timeoutMs: number;
     retries: number;

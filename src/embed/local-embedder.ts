@@ -39,20 +39,12 @@ export class LocalEmbedder implements Embedder {
   readonly #folder: string | undefined;
   #engine: Promise<Engine> | undefined;
   #failure: { at: number; error: unknown } | undefined;
-  /** Answers in this one's stead once the model turned out to need the inference runtime (`runtimeElsewhere`). */
-  #elsewhere: Embedder | undefined;
 
   constructor(
     private readonly modelRef: string,
     private readonly modelsDir: string,
     /** onnxruntime's threads per inference; its default (one per core) spins against the board's own thread. */
     private readonly threads = 1,
-    /**
-     * Where a model that needs the inference runtime runs instead (a thread of its own): a
-     * static lookup model is answered here, where a text costs less than handing it to another
-     * thread and back.
-     */
-    private readonly runtimeElsewhere?: () => Embedder,
   ) {
     this.#folder = existsSync(modelRef) ? resolve(modelRef) : undefined;
     this.model = `local:${this.#folder ? basename(this.#folder) : modelRef}`;
@@ -68,10 +60,6 @@ export class LocalEmbedder implements Embedder {
     this.#engine ??= (async () => {
       const lookup = this.#folder ? staticLookupEngine(this.#folder) : null;
       if (lookup) return lookup;
-      if (this.runtimeElsewhere) {
-        const elsewhere = (this.#elsewhere = this.runtimeElsewhere());
-        return (texts: string[]) => elsewhere.embed(texts);
-      }
       const { pipeline, env, LogLevel } = await import('@huggingface/transformers');
       // Its warnings (the bundled model2vec type it maps to the base encoder) are not the
       // operator's to act on; load failures still reach our log through the rejection.
@@ -99,13 +87,8 @@ export class LocalEmbedder implements Embedder {
   async embed(texts: readonly string[]): Promise<(Float32Array | null)[]> {
     if (texts.length === 0) return [];
     const engine = await this.#load();
-    const vectors = await engine([...texts]);
-    // Empty or all-unknown input has no token to average: no vector. Another embedder's are normalised.
-    return this.#elsewhere ? vectors : vectors.map((v) => v && normalise(v));
-  }
-
-  async close(): Promise<void> {
-    await this.#elsewhere?.close?.();
+    // Empty or all-unknown input has no token to average: no vector.
+    return (await engine([...texts])).map((v) => v && normalise(v));
   }
 }
 

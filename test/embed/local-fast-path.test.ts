@@ -3,8 +3,7 @@
  * src/embed/static-lookup.ts) must give what transformers.js gives: the same token ids for
  * every text, and the same vectors.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LocalEmbedder } from '../../src/embed/local-embedder.js';
@@ -116,41 +115,5 @@ describe('the bundled model without the inference runtime', () => {
     expect(WordPieceTokenizer.fromJson({ ...json, model: { ...json.model, type: 'BPE' } }, 512)).toBeNull();
     expect(WordPieceTokenizer.fromJson({ ...json, normalizer: { type: 'NFKC' } }, 512)).toBeNull();
     expect(WordPieceTokenizer.fromJson({ ...json, added_tokens: [{ id: 9, content: 'x', normalized: true }] }, 512)).toBeNull();
-  });
-});
-
-describe('where a local model runs (EMBEDDINGS_OWN_THREAD=auto)', () => {
-  const elsewhere = () => {
-    const calls: string[][] = [];
-    const made: number[] = [];
-    const make = () => {
-      made.push(1);
-      return { model: 'other', source: 'test', remedy: 'none', embed: async (texts: readonly string[]) => (calls.push([...texts]), texts.map(() => Float32Array.of(0.6, 0.8))) };
-    };
-    return { calls, made, make };
-  };
-
-  it('answers a static lookup model on the calling thread, without starting the other', async () => {
-    const e = elsewhere();
-    const here = new LocalEmbedder(POTION, '/nonexistent', 1, e.make);
-    const [v] = await here.embed(['connection pool exhausted']);
-    expect(v).toEqual((await new LocalEmbedder(POTION, '/nonexistent').embed(['connection pool exhausted']))[0]);
-    expect(e.made).toEqual([]);
-  });
-
-  it('hands a model that needs the inference runtime to the other, once, its vectors as they come', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'agentboard-model-'));
-    try {
-      // No onnx/model.onnx: not a static lookup model.
-      writeFileSync(join(folder, 'tokenizer.json'), readFileSync(join(POTION, 'tokenizer.json')));
-      const e = elsewhere();
-      const here = new LocalEmbedder(folder, '/nonexistent', 1, e.make);
-      expect(await here.embed(['a', 'b'])).toEqual([Float32Array.of(0.6, 0.8), Float32Array.of(0.6, 0.8)]);
-      await here.embed(['c']);
-      expect(e.calls).toEqual([['a', 'b'], ['c']]);
-      expect(e.made).toHaveLength(1);
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
   });
 });
