@@ -26,6 +26,8 @@ describe('semantic leg with the local model', () => {
   afterEach(async () => b.dispose());
 
   it('a new object is searchable lexically and semantically as soon as its publish is answered: its vector is stored with it', async () => {
+    // The model loaded first, as `serve` loads it before it listens: a publish waits 100 ms at most.
+    await b.json('GET', '/search?q=warm&mode=semantic');
     const o = await publish(b, '/findings', { content: 'The database connection pool is exhausted under load', topics: ['postgres'] });
     expect(ids(await b.json('GET', '/search?q=connection%20pool&mode=lexical'))).toEqual([o.id]);
     const r = await b.json('GET', `/search?q=${encodeURIComponent('too many open connections to postgres')}&mode=semantic`);

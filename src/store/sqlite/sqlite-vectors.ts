@@ -1,8 +1,9 @@
 /**
  * The semantic leg on SQLite, answered one of two ways (SQLITE_VECTORS):
  * - `memory` (the default): each process holds the vectors in memory (vector-memory.ts). It
- *   keeps them current from `vector_changes`, a log that triggers on `object_vectors` fill,
- *   read before each query: one index range read that also brings other processes' writes.
+ *   keeps them current from `vector_changes`, a log of `object_vectors` writes (written with
+ *   each vector, sqlite-rows.ts logVectorChange; deletes by a trigger), read before each query:
+ *   one index range read that also brings other processes' writes.
  * - `scan`: sqlite-vec's exact cosine distance over the filtered rows, for a board that would
  *   rather not hold its vectors in memory (about dimension + 75 bytes per object).
  * Either way the database applies the live rule and the filters.
