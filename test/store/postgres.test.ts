@@ -12,6 +12,8 @@ import { expectUpgraded, oldRows } from './standing-upgrade.case.js';
 import { runStoreContract } from './store.case.js';
 import { publishObject } from '../helpers/publish.js';
 import { eventOf } from '../../src/domain/events.js';
+import type { LiveCriteria } from '../../src/domain/model.js';
+import type { NewObject } from '../../src/ports/object-store.js';
 
 /** A store on `url` whose statements' texts are pushed onto `texts`, in the order they are sent. */
 function recordingStore(url: string, texts: string[]): PgStore {
@@ -100,7 +102,11 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     }
   });
 
-  it('takes its own saved vectors into its copy without reading them back, and every other instance hears each of a batch too big for one NOTIFY', async () => {
+  /**
+   * Two instances on a fresh schema, `a` recording its statements: `readBack()` counts those
+   * that read vectors back by seq, as a copy does for another instance's writes.
+   */
+  async function twoInstances(fn: (s: { a: PgStore; b: PgStore; live: LiveCriteria; id: (i: number) => string; row: (i: number) => NewObject; readBack: () => number }) => Promise<void>) {
     const { url, drop } = await freshSchema();
     const texts: string[] = [];
     const a = recordingStore(url, texts);
@@ -111,6 +117,16 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       const live = { now: Date.now(), disputeMinContradictions: 2 };
       const id = (i: number) => `01J${String(i).padStart(23, '0')}`;
       const row = (i: number) => ({ id: id(i), type: 'finding' as const, title: 't', content: `c ${i}`, topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id(i) });
+      await fn({ a, b, live, id, row, readBack: () => texts.filter((t) => t.includes('FROM object_vectors WHERE seq = ANY')).length });
+    } finally {
+      await b.close();
+      await a.close();
+      await drop();
+    }
+  }
+
+  it('takes its own saved vectors into its copy without reading them back, and every other instance hears each of a batch too big for one NOTIFY', () =>
+    twoInstances(async ({ a, b, live, id, row, readBack }) => {
       const n = 700;
       for (let i = 0; i < n; i++) await publishObject(a, row(i), live);
       const q = { live, vector: Float32Array.of(1, 0), model: 'm', limit: 1000 };
@@ -118,7 +134,6 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       // Both load their copies (one vector each).
       expect((await a.search.semantic(q)).map((h) => h.id)).toEqual([id(0)]);
       expect((await b.search.semantic(q)).map((h) => h.id)).toEqual([id(0)]);
-      const readBack = () => texts.filter((t) => t.includes('FROM object_vectors WHERE seq = ANY')).length;
       const before = readBack();
       const markBefore = await a.changeMark();
       // One save of 700 vectors: its payloads name 300 seqs at most.
@@ -133,32 +148,18 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       // Its own payloads (heard too) were passed over: a read nothing back.
       await new Promise((r) => setTimeout(r, 200));
       expect(readBack()).toBe(before);
-    } finally {
-      await b.close();
-      await a.close();
-      await drop();
-    }
-  });
+    }));
 
-  it('takes the vectors published with objects into its own copy without reading them back, and every other instance hears them', async () => {
-    const { url, drop } = await freshSchema();
-    const texts: string[] = [];
-    const a = recordingStore(url, texts);
-    const b = new PgStore(new PoolSession({ url, max: 2, connectTimeoutMs: 5000 }));
-    try {
-      await a.migrate();
-      await b.migrate();
-      const live = { now: Date.now(), disputeMinContradictions: 2 };
-      const id = (i: number) => `01K${String(i).padStart(23, '0')}`;
-      const row = (i: number) => ({ id: id(i), type: 'finding' as const, title: 't', content: `c ${i}`, topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id(i) });
+  it('takes the vectors published with objects into its own copy without reading them back, and every other instance hears them', () =>
+    twoInstances(async ({ a, b, live, id, row, readBack }) => {
       const publish = (i: number, ...xs: number[]) => a.publish(row(i), live, eventOf('created', row(i), live.now), { model: 'm', vector: Float32Array.from(xs) });
       await publish(0, 1, 0);
       const q = { live, vector: Float32Array.of(1, 0), model: 'm', limit: 100 };
       // Both load their copies (one vector each).
       expect((await a.search.semantic(q)).map((h) => h.id)).toEqual([id(0)]);
       expect((await b.search.semantic(q)).map((h) => h.id)).toEqual([id(0)]);
-      const readBack = () => texts.filter((t) => t.includes('FROM object_vectors WHERE seq = ANY')).length;
       const before = readBack();
+      // Published together: one statement, its vectors in one payload.
       await Promise.all(Array.from({ length: 20 }, (_, k) => publish(k + 1, 0.6, 0.8)));
       expect(await a.search.semantic(q)).toHaveLength(21);
       await expect.poll(async () => (await b.search.semantic(q)).length, { timeout: 5000 }).toBe(21);
@@ -166,12 +167,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       // Its own payloads (heard too) were passed over: a read nothing back.
       await new Promise((r) => setTimeout(r, 200));
       expect(readBack()).toBe(before);
-    } finally {
-      await b.close();
-      await a.close();
-      await drop();
-    }
-  });
+    }));
 
   it('answers the object another instance committed under the dedupe lock while this insert waited for it', async () => {
     const { store, url, dispose } = await realPgStore();
