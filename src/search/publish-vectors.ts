@@ -13,6 +13,7 @@
 import type { ObjectVector } from '../ports/embed-queue.js';
 import type { Embedder } from '../ports/embedder.js';
 import { embeddingText } from './embed-worker.js';
+import { embedWithin } from './embed-within.js';
 
 /** After a miss, how long publishes leave their objects to the queue without asking. */
 const REST_AFTER_MISS_MS = 30_000;
@@ -47,31 +48,23 @@ export class PublishVectors {
     const batch = this.#waiting;
     this.#waiting = [];
     const model = this.embedder.model;
-    let timer: NodeJS.Timeout | undefined;
-    const controller = new AbortController();
     try {
-      const vectors = await Promise.race([
-        this.embedder.embed(
-          batch.map((w) => w.text),
-          controller.signal,
-        ),
-        new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), this.budgetMs))),
-      ]);
-      if (!vectors) {
-        controller.abort(new Error('publish budget exceeded'));
-        this.#miss();
-      }
+      const vectors = await embedWithin(
+        this.embedder,
+        batch.map((w) => w.text),
+        this.budgetMs,
+        'publish budget exceeded',
+      );
+      if (!vectors) this.#miss();
+      else this.metrics?.embedded(vectors.filter(Boolean).length);
       batch.forEach((w, i) => {
         const vector = vectors?.[i];
         w.resolve(vector ? { model, vector } : null);
       });
-      if (vectors) this.metrics?.embedded(vectors.filter(Boolean).length);
     } catch {
       // The worker says why when it meets the same failure.
       this.#miss();
       for (const w of batch) w.resolve(null);
-    } finally {
-      clearTimeout(timer);
     }
   }
 

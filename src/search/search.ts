@@ -18,6 +18,7 @@ import type { TopicCounter } from '../service/topic-counts.js';
 import { finalScore, fuse, legFloor, spread, type MatchTier } from './ranking.js';
 import { matchTier, queryTerms, snippet } from './text-match.js';
 import { RecentKeys } from './recent-keys.js';
+import { embedWithin } from './embed-within.js';
 
 export type SearchMode = 'hybrid' | 'lexical' | 'semantic';
 export type Leg = 'lexical' | 'semantic';
@@ -92,7 +93,6 @@ interface Candidate {
   semantic?: { similarity: number };
 }
 
-const TIMEOUT = Symbol('timeout');
 
 export class Searcher {
   #lastSemanticError: string | undefined;
@@ -298,17 +298,9 @@ export class Searcher {
   async #queryVector(q: string): Promise<Float32Array | null> {
     const status = this.semanticStatus();
     if (!status.available) return null;
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<typeof TIMEOUT>((resolve) => {
-      timer = setTimeout(() => resolve(TIMEOUT), this.deps.semanticBudgetMs);
-    });
     try {
-      const result = await Promise.race([this.deps.embedder!.embed([q], controller.signal), timeout]);
-      if (result === TIMEOUT) {
-        controller.abort(new Error('semantic budget exceeded'));
-        return null;
-      }
+      const result = await embedWithin(this.deps.embedder!, [q], this.deps.semanticBudgetMs, 'semantic budget exceeded');
+      if (!result) return null;
       this.#lastSemanticError = undefined;
       return result[0] ?? null;
     } catch (err) {
@@ -316,8 +308,6 @@ export class Searcher {
       if (message !== this.#lastSemanticError) this.deps.log.warn({ err: message }, 'query embedding failed; answering lexically');
       this.#lastSemanticError = message;
       return null;
-    } finally {
-      clearTimeout(timer);
     }
   }
 
