@@ -2,13 +2,13 @@
  * Vectors made while a publish runs, stored with its object: the object is found by meaning
  * as soon as its publish is answered, and the write costs one statement instead of three
  * (the queue row, the worker's claim, its save). Measured on PostgreSQL under 16 publishing
- * connections, the queue's round trip was a quarter of the CPU a publish cost.
+ * connections, a publish cost a fifth less CPU (board and server) than with the round trip.
  *
  * The publishes of one turn of the event loop are embedded together, in one call. A call
  * that fails or takes longer than its budget answers null for each of them, and they are left
  * to the durable queue (embed-worker.ts), as every object is when the model cannot answer;
  * after such a miss, publishes leave their objects to the queue for a while without asking,
- * so a model that is down or still loading costs them nothing.
+ * so a model that is down or still loading costs them one wait at most.
  */
 import type { ObjectVector } from '../ports/embed-queue.js';
 import type { Embedder } from '../ports/embedder.js';
