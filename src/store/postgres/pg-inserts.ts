@@ -101,15 +101,18 @@ export async function insertRows(db: PgSession, rows: readonly RowToInsert[], en
     sent.push({ n, row });
   });
   if (dedupe) sent.sort((a, b) => (a.row.object.dedupeKey < b.row.object.dedupeKey ? -1 : a.row.object.dedupeKey > b.row.object.dedupeKey ? 1 : a.n - b.n));
+  // Each row's vector is its slice of one flat array, in the rows' order.
   const vectors: Float32Array[] = [];
+  let offset = 0;
   const json = sent.map(({ n, row: { object: o, live, event, vector } }) => {
-    const v = leg && vector ? { model: vector.model, vecLen: vector.vector.length, vecStart: 0 } : { model: null, vecLen: 0, vecStart: 0 };
-    if (v.model !== null) vectors.push(vector!.vector);
-    return { ...objectParams(o, live.disputeMinContradictions), n, topics: o.topics, injection: o.injectionSuspected, now: live.now, event, ...v };
+    const slice = leg && vector ? { model: vector.model, vecStart: offset, vecLen: vector.vector.length } : { model: null, vecStart: 0, vecLen: 0 };
+    if (slice.model !== null) {
+      vectors.push(vector!.vector);
+      offset += slice.vecLen;
+    }
+    return { ...objectParams(o, live.disputeMinContradictions), n, topics: o.topics, injection: o.injectionSuspected, now: live.now, event, ...slice };
   });
-  const { flat, starts } = flatVectors(vectors);
-  let next = 0;
-  for (const row of json) if (row.model !== null) row.vecStart = starts[next++]!;
+  const { flat } = flatVectors(vectors);
   const memory = leg instanceof MemoryVectors;
   const answered = await all<ObjectRow & { n: number; existing_id: string | null }>(
     db,
