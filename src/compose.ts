@@ -42,9 +42,12 @@ export async function openStore(config: Config, log?: Logger): Promise<Store> {
     return new SqliteStore(d.path, { busyTimeoutMs: d.busyTimeoutMs, groupCommitMax: d.groupCommitMax, checkpointMs: d.checkpointMs, searchThread: d.searchThread, searchCacheKib: d.searchCacheKib, vectors: d.vectors, memoryIndex: d.memoryIndex, ...(warn ? { warn } : {}) });
   }
   const [{ PgStore }, { PoolSession }] = await Promise.all([import('./store/postgres/pg-store.js'), import('./store/postgres/pg-session.js')]);
-  // The write batches' own connections: a publish batch and a group commit of each in flight at once.
-  const genericMax = 2 * d.groupCommit.connections;
-  return new PgStore(new PoolSession({ url: d.url, max: d.poolSize, connectTimeoutMs: d.connectTimeoutMs, genericMax }), {
+  // The reads' connections, half planning each statement for its values and half planning it
+  // once (reads by key, searches of few matches: PgRoot.genericPlans); the latter also carry the
+  // write batches, with a publish batch and a group commit of each in flight at once.
+  const planned = Math.max(1, Math.floor(d.poolSize / 2));
+  const genericMax = planned + 2 * d.groupCommit.connections;
+  return new PgStore(new PoolSession({ url: d.url, max: Math.max(1, d.poolSize - planned), connectTimeoutMs: d.connectTimeoutMs, genericMax }), {
     vectorIndex: d.vectorIndex,
     memoryIndex: d.memoryIndex,
     groupCommit: d.groupCommit,

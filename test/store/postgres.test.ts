@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { freshSchema, pgUnavailable, realPgStore } from '../helpers/pg.js';
-import { PoolSession } from '../../src/store/postgres/pg-session.js';
+import { PoolSession, withPlans } from '../../src/store/postgres/pg-session.js';
 import { pgMigrations } from '../../src/store/postgres/pg-migrations.js';
 import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { expectUpgraded, oldRows } from './standing-upgrade.case.js';
@@ -267,6 +267,48 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       }
     } finally {
       await learned.close();
+      await drop();
+    }
+  });
+
+  it('plans a search of few matches once, as a read of the full-text index alone whatever the words and filters', async () => {
+    const { url, drop } = await freshSchema();
+    const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
+    const planned: { text: string; params: readonly unknown[] }[] = [];
+    const generic = session.genericPlans();
+    const query = generic.query.bind(generic);
+    generic.query = (text, params) => (planned.push({ text, params: params ?? [] }), query(text, params));
+    const store = new PgStore(session);
+    try {
+      await store.migrate();
+      // 20,000 live rows, 30 of them holding both rare words.
+      await session.query(`INSERT INTO objects (id, type, title, content, topics, topics_text, created_at, expires_at, dedupe_key, live_until)
+        SELECT lpad(n::text, 26, '0'), 'finding', 't', CASE WHEN n % 1000 = 0 OR n % 1700 = 0 THEN 'rare words here' ELSE 'common text' END,
+          '{}', '', n, 9e15, 'key' || n, 9e15 FROM generate_series(1, 20000) n`);
+      await session.query('ANALYZE objects');
+      const live = { now: Date.now(), disputeMinContradictions: 2 };
+      const hits = await store.search.lexical({ live, terms: ['rare', 'words'], allTerms: true, types: ['finding'], limit: 100, window: 300 });
+      expect(hits).toHaveLength(30);
+      const statement = planned.find((p) => p.text.includes('ts_rank_cd'));
+      expect(statement, 'the search ran on the connections that plan once').toBeDefined();
+      // A connection set as those that plan once are.
+      const admin = new pg.Client({ connectionString: withPlans(url, 'generic') });
+      await admin.connect();
+      try {
+        const literal = (v: unknown): string =>
+          typeof v === 'number' ? String(v) : Array.isArray(v) ? admin.escapeLiteral(`{${v.join(',')}}`) : admin.escapeLiteral(String(v));
+        await admin.query(`PREPARE few AS ${statement!.text}`);
+        const { rows } = await admin.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE few(${statement!.params.map(literal).join(', ')})`);
+        const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+        expect(plan).toContain('objects_words');
+        // Beside the filters, the plan made without values read every live row of the expiry index too.
+        expect(plan).not.toContain('objects_live_until');
+        expect(plan).not.toContain('Seq Scan on objects');
+      } finally {
+        await admin.end();
+      }
+    } finally {
+      await store.close();
       await drop();
     }
   });

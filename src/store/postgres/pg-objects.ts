@@ -15,15 +15,19 @@ import { NOTIFY_CHANGED } from './pg-changes.js';
 const RESTATE_BATCH = 5000;
 
 export class PgObjects implements ObjectStore {
-  constructor(private readonly db: PgSession) {}
+  constructor(
+    private readonly db: PgSession,
+    /** For reads by key, planned once per connection (PgRoot.genericPlans); in a transaction, the transaction. */
+    private readonly keyed: PgSession = db,
+  ) {}
 
   get(id: string, live: LiveCriteria): Promise<StoredObject | null> {
-    return getObjectRow(this.db, id, live);
+    return getObjectRow(this.keyed, id, live);
   }
 
   async getMany(ids: readonly string[], live: LiveCriteria): Promise<StoredObject[]> {
     if (ids.length === 0) return [];
-    return (await all<ObjectRow>(this.db, `SELECT ${SELECT_OBJECT} FROM objects o WHERE o.id = ANY(@ids::text[])`, { ids: [...ids], ...liveParams(live) })).map(toObject);
+    return (await all<ObjectRow>(this.keyed, `SELECT ${SELECT_OBJECT} FROM objects o WHERE o.id = ANY(@ids::text[])`, { ids: [...ids], ...liveParams(live) })).map(toObject);
   }
 
   async list(q: ListQuery): Promise<StoredObject[]> {

@@ -57,6 +57,8 @@ export class PgSearchIndex implements SearchIndex {
 
   constructor(
     private readonly db: PgSession,
+    /** Plans each statement once per connection (PgRoot.genericPlans): for statements whose plan cannot depend on their values. */
+    private readonly planned: PgSession,
     private readonly vectors: () => PgvectorLeg | MemoryVectors | null,
     /** Moves with every write any instance makes (PgStore.changeMark); null while unknown. */
     private readonly changeMark: () => Promise<number | null>,
@@ -103,10 +105,17 @@ export class PgSearchIndex implements SearchIndex {
     const newest = (what: string, match: string) => `SELECT ${what} FROM objects o WHERE ${[`${column} @@ ${match}::tsquery`, ...kept].join(' AND ')} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}`;
     // Matches there can be at most: an AND query's rarest lexeme's count, a term's its own.
     const bound = q.allTerms ? Math.min(...parsed.df) : Math.max(...parsed.df);
+    // Few matches, whatever the words: the statement is planned once per connection (planned
+    // session). Its one sane plan is the GIN index's matches, so the match is planned apart
+    // (OFFSET 0) from the filters: beside them, the plan made without values ANDed every live
+    // row of the expiry index into the bitmap.
+    const few = q.window !== undefined && bound <= WHOLE_ROWS_WINDOWS * q.window;
+    const fewNewest = (what: string, match: string) =>
+      `SELECT ${what} FROM (SELECT * FROM objects o WHERE ${column} @@ ${match}::tsquery OFFSET 0) o WHERE ${kept.join(' AND ')} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}`;
     const windowed = (match: string) =>
-      bound <= WHOLE_ROWS_WINDOWS * (q.window ?? 0)
+      few
         ? // Few matches: the window sorts their rows whole, and each is read once.
-          scoredFrom(`(${newest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn}`, match)}) o`)
+          scoredFrom(`(${fewNewest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn}`, match)}) o`)
         : // Many: the window is picked by seq alone (its sort moves narrow rows), then each row is
           // read by its key (OFFSET 0: not flattened into a join the planner could answer with a
           // scan of the table).
@@ -123,7 +132,7 @@ export class PgSearchIndex implements SearchIndex {
             `SELECT DISTINCT ON (o.seq) * FROM (${parsed.each.map((t, i) => ((params[`e${i}`] = t), `(${windowed(`@e${i}`)})`)).join(' UNION ALL ')}) o`;
     // Scored and marked once (materialized); then only phrase hits read their text, in one lookup.
     const rows = await allAsArrays<[...CandidateRow, score: number, allTerms: boolean, phrase: boolean, text: [title: string, content: string] | null]>(
-      this.db,
+      few ? this.planned : this.db,
       `WITH scored AS MATERIALIZED (${scored})
        SELECT h.*, CASE WHEN h.phrase THEN (SELECT json_build_array(o.title, o.content) FROM objects o WHERE o.seq = h.seq) END AS text
        FROM (SELECT * FROM scored WHERE score > 0 ORDER BY score DESC, seq ${limitSql(q.limit)}) h`,

@@ -30,9 +30,10 @@ export interface PgRoot extends PgSession {
   listen(channel: string, onPayload: (payload: string) => void, onLost: (err: Error) => void): Promise<{ stop(): Promise<void> }>;
   /**
    * A session whose statements are planned once per connection and then run on that plan
-   * (plan_cache_mode=force_generic_plan), for the write batches: their statements read and
-   * write rows by key, so their plans do not depend on the values, and planning a publish
-   * batch cost 0.44 ms of its 3.1 (pg_stat_statements). Connections of its own.
+   * (plan_cache_mode=force_generic_plan), for statements whose plans do not depend on their
+   * values: the write batches, which read and write rows by key (planning a publish batch cost
+   * 0.44 ms of its 3.1, pg_stat_statements), reads by key, and searches of few matches.
+   * Connections of its own.
    */
   genericPlans(): PgSession;
   close(): Promise<void>;
@@ -66,10 +67,18 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
-/** The connection string, with every statement planned for its own values (see statementName), or once (PgRoot.genericPlans). */
+/**
+ * The connection string, with every statement planned for its own values (see statementName),
+ * or once (PgRoot.genericPlans). Planned once, a statement is planned without its values, and
+ * then a full-text match is guessed at a fixed share of the table: a table of short rows was
+ * scanned whole instead of through its index (10 times slower). Every statement planned once
+ * has an index for what it reads, so scans of whole tables are priced out of those plans
+ * (enable_seqscan=off still scans a table where no index serves).
+ */
 export function withPlans(url: string, plans: 'custom' | 'generic'): string {
   const u = new URL(url);
-  u.searchParams.set('options', [u.searchParams.get('options'), `-c plan_cache_mode=force_${plans}_plan`].filter(Boolean).join(' '));
+  const settings = plans === 'custom' ? ['-c plan_cache_mode=force_custom_plan'] : ['-c plan_cache_mode=force_generic_plan', '-c enable_seqscan=off'];
+  u.searchParams.set('options', [u.searchParams.get('options'), ...settings].filter(Boolean).join(' '));
   return u.toString();
 }
 

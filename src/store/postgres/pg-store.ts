@@ -74,9 +74,9 @@ export class PgStore implements Store {
     this.#commits = new PgGroupCommit(db.genericPlans(), batches);
     this.#publishes = new PgPublishes(db.genericPlans(), batches, () => this.#leg);
     this.#upkeep = new PgIndexUpkeep(db, { intervalMs: opts.indexUpkeepMs ?? 5000, writes: () => this.#changes.writes, warn: opts.warn });
-    this.objects = mapPgErrors(new PgObjects(db));
+    this.objects = mapPgErrors(new PgObjects(db, db.genericPlans()));
     this.votes = mapPgErrors(new PgVotes(db));
-    this.search = mapPgErrors(new PgSearchIndex(db, () => this.#leg, () => this.changeMark()));
+    this.search = mapPgErrors(new PgSearchIndex(db, db.genericPlans(), () => this.#leg, () => this.changeMark()));
     this.embeddings = mapPgErrors(new PgEmbedQueue(db, () => this.#leg));
     this.registry = mapPgErrors(new PgRegistry(db));
     this.identity = mapPgErrors(new PgIdentity(db));
