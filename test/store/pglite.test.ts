@@ -5,7 +5,7 @@
 import { expect, it } from 'vitest';
 import { PgliteSession, pgliteStores } from '../helpers/pg.js';
 import { PgStore } from '../../src/store/postgres/pg-store.js';
-import { hasIterativeScan, PgvectorLeg } from '../../src/store/postgres/pg-vectors.js';
+import { flatVectors, hasIterativeScan, PgvectorLeg } from '../../src/store/postgres/pg-vectors.js';
 import { runStoreContract } from './store.case.js';
 import { publishObject } from '../helpers/publish.js';
 
@@ -46,4 +46,19 @@ it('pglite: answers the semantic leg from the HNSW index when pgvector is instal
 
 it('pgvector: iterative index scans from 0.8 on', () => {
   expect(['0.5.1', '0.7.4', '0.8.0', '0.8.1', '1.0.0'].map(hasIterativeScan)).toEqual([false, false, true, true, true]);
+});
+
+it('pglite: binds vectors as one binary real[] that reads back as the very float32 values, each slice where it was put', async () => {
+  const session = await PgliteSession.create();
+  try {
+    const vectors = [Float32Array.of(0.1, -2.5, 3.14159, -0), Float32Array.of(1e-40, 3.4028234663852886e38, -1.1754943508222875e-38), Float32Array.of(7)];
+    const { flat, starts, lengths } = flatVectors(vectors);
+    const { rows } = await session.query<{ v: number[] }>('SELECT ($1::real[])[s + 1 : s + l] AS v FROM unnest($2::int[], $3::int[]) WITH ORDINALITY t(s, l, n) ORDER BY n', [flat, starts, lengths]);
+    expect(rows.map((r) => Float32Array.from(r.v))).toEqual(vectors);
+    expect(Object.is(rows[0]!.v[3], -0)).toBe(true);
+    const empty = flatVectors([]);
+    expect((await session.query<{ n: number }>('SELECT cardinality($1::real[]) AS n', [empty.flat])).rows[0]!.n).toBe(0);
+  } finally {
+    await session.close();
+  }
 });

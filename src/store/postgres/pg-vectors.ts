@@ -28,20 +28,41 @@ export const SEQS_PER_NOTIFY = 300;
 export const notifyVectorsSql = (from: string) =>
   `SELECT pg_notify(@channel, @origin || ':' || string_agg(s.seq::text, ',')) FROM (SELECT seq, (row_number() OVER () - 1) / ${SEQS_PER_NOTIFY} AS g FROM ${from}) s GROUP BY s.g`;
 
+/** float4's type oid, which a binary array names for its elements. */
+const FLOAT4_OID = 700;
+
 /**
- * Vectors bound as one flat real[] (each its slice: starts and lengths), written as one array
- * literal: node-postgres would quote and escape each of the numbers.
+ * Vectors bound as one flat real[] (each its slice: starts and lengths), in PostgreSQL's binary
+ * array format (a Buffer is sent as binary): as text, node-postgres would quote each number,
+ * and even as one literal each float32 was written as the 17 digits of its double and parsed
+ * back by the server (7% of a publish's request thread on PostgreSQL went to writing them).
  */
-export function flatVectors(vectors: readonly Float32Array[]): { flat: string; starts: number[]; lengths: number[] } {
+export function flatVectors(vectors: readonly Float32Array[]): { flat: Buffer; starts: number[]; lengths: number[] } {
   const starts: number[] = [];
   let size = 0;
   for (const v of vectors) {
     starts.push(size);
     size += v.length;
   }
-  const flat = new Float32Array(size);
-  vectors.forEach((v, i) => flat.set(v, starts[i]!));
-  return { flat: `{${flat.join(',')}}`, starts, lengths: vectors.map((v) => v.length) };
+  // Dimensions (1, or 0 when empty), no nulls, element type; then each dimension's length and
+  // lower bound; then each element as its length (4) and its big-endian bytes.
+  const header = size === 0 ? 12 : 20;
+  const flat = Buffer.allocUnsafe(header + 8 * size);
+  flat.writeInt32BE(size === 0 ? 0 : 1, 0);
+  flat.writeInt32BE(0, 4);
+  flat.writeInt32BE(FLOAT4_OID, 8);
+  if (size > 0) {
+    flat.writeInt32BE(size, 12);
+    flat.writeInt32BE(1, 16);
+  }
+  let at = header;
+  for (const v of vectors) {
+    for (let i = 0; i < v.length; i++, at += 8) {
+      flat.writeInt32BE(4, at);
+      flat.writeFloatBE(v[i]!, at + 4);
+    }
+  }
+  return { flat, starts, lengths: vectors.map((v) => v.length) };
 }
 
 /** A payload's writer and seqs; a bare seq (an instance from before payloads named their writer) has no writer. */
