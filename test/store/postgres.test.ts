@@ -313,6 +313,22 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     }
   });
 
+  it('runs a statement that must scan a whole table on the connections that plan once without compiling it (JIT)', async () => {
+    const { url, drop } = await freshSchema();
+    const session = new PoolSession({ url, max: 1, connectTimeoutMs: 5000 });
+    try {
+      await session.query('CREATE TABLE unindexed AS SELECT n FROM generate_series(1, 1000) n');
+      // No index serves it, so its plan scans the table at the cost enable_seqscan=off adds: far past jit_above_cost.
+      const { rows } = await session.genericPlans().query<{ 'QUERY PLAN': string }>('EXPLAIN (ANALYZE) SELECT count(*) FROM unindexed WHERE n % $1 = 0', [7]);
+      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(plan).toMatch(/Seq Scan on unindexed\s+\(cost=1\d{10}/);
+      expect(plan).not.toContain('JIT');
+    } finally {
+      await session.close();
+      await drop();
+    }
+  });
+
   it('looks a duplicate up through one index on a large board, even with a generic plan', async () => {
     const { store, url, dispose } = await realPgStore();
     const s = new PoolSession({ url, max: 1, connectTimeoutMs: 5000 });
