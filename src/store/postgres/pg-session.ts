@@ -73,13 +73,15 @@ function statementName(text: string): string | undefined {
  * then a full-text match is guessed at a fixed share of the table: a table of short rows was
  * scanned whole instead of through its index (10 times slower). Every statement planned once
  * has an index for what it reads, so scans of whole tables are priced out of those plans
- * (enable_seqscan=off still scans a table where no index serves). Priced out, such a scan's
- * cost crosses JIT's threshold, and compiling it took 108 ms: these short statements run
- * without JIT (jit=off).
+ * (enable_seqscan=off still scans a table where no index serves).
+ *
+ * Either way without JIT: the board's statements are short (windows, pages, keys), and a plan
+ * whose estimate crosses jit_above_cost is compiled at every run. A scan priced out as above
+ * crossed it, and compiling took 108 ms for a statement of a millisecond.
  */
 export function withPlans(url: string, plans: 'custom' | 'generic'): string {
   const u = new URL(url);
-  const settings = plans === 'custom' ? ['-c plan_cache_mode=force_custom_plan'] : ['-c plan_cache_mode=force_generic_plan', '-c enable_seqscan=off', '-c jit=off'];
+  const settings = plans === 'custom' ? ['-c plan_cache_mode=force_custom_plan', '-c jit=off'] : ['-c plan_cache_mode=force_generic_plan', '-c enable_seqscan=off', '-c jit=off'];
   u.searchParams.set('options', [u.searchParams.get('options'), ...settings].filter(Boolean).join(' '));
   return u.toString();
 }
