@@ -100,22 +100,24 @@ export class PgSearchIndex implements SearchIndex {
     const allTerms = q.allTerms ? 'true' : q.unmarked ? 'false' : `${column} @@ @all::tsquery`;
     const phrase = q.unmarked ? 'false' : `${column} @@ @phrase::tsquery`;
     const scoredFrom = (from: string) => `SELECT o.seq, ${CANDIDATE_COLUMNS}, ${score.join(' + ')} AS score, ${allTerms} AS all_terms, ${phrase} AS phrase FROM ${from}`;
-    // The window, picked before any match is scored: the newest matches; for an OR query, each
-    // term's newest matches, so that a rare word's matches are all in.
-    const newest = (what: string, match: string) => `SELECT ${what} FROM objects o WHERE ${[`${column} @@ ${match}::tsquery`, ...kept].join(' AND ')} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}`;
     // Matches there can be at most: an AND query's rarest lexeme's count, a term's its own.
     const bound = q.allTerms ? Math.min(...parsed.df) : Math.max(...parsed.df);
-    // Few matches, whatever the words: the statement is planned once per connection (planned
-    // session). Its one sane plan is the GIN index's matches, so the match is planned apart
-    // (OFFSET 0) from the filters: beside them, the plan made without values ANDed every live
-    // row of the expiry index into the bitmap.
+    // Few matches, whatever the words: the statement is planned once per connection (the planned
+    // session). Its one sane plan reads the GIN index's matches, so there the match is planned
+    // apart (OFFSET 0) from the filters: beside them, the plan made without values ANDed every
+    // live row of the expiry index into the bitmap.
     const few = q.window !== undefined && bound <= WHOLE_ROWS_WINDOWS * q.window;
-    const fewNewest = (what: string, match: string) =>
-      `SELECT ${what} FROM (SELECT * FROM objects o WHERE ${column} @@ ${match}::tsquery OFFSET 0) o WHERE ${kept.join(' AND ')} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}`;
+    const matches = (match: string) =>
+      few
+        ? `(SELECT * FROM objects o WHERE ${column} @@ ${match}::tsquery OFFSET 0) o WHERE ${kept.join(' AND ')}`
+        : `objects o WHERE ${[`${column} @@ ${match}::tsquery`, ...kept].join(' AND ')}`;
+    // The window, picked before any match is scored: the newest matches; for an OR query, each
+    // term's newest matches, so that a rare word's matches are all in.
+    const newest = (what: string, match: string) => `SELECT ${what} FROM ${matches(match)} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}`;
     const windowed = (match: string) =>
       few
         ? // Few matches: the window sorts their rows whole, and each is read once.
-          scoredFrom(`(${fewNewest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn}`, match)}) o`)
+          scoredFrom(`(${newest(`o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn}`, match)}) o`)
         : // Many: the window is picked by seq alone (its sort moves narrow rows), then each row is
           // read by its key (OFFSET 0: not flattened into a join the planner could answer with a
           // scan of the table).
