@@ -43,11 +43,11 @@ export async function openStore(config: Config, log?: Logger): Promise<Store> {
   }
   const [{ PgStore }, { PoolSession }] = await Promise.all([import('./store/postgres/pg-store.js'), import('./store/postgres/pg-session.js')]);
   // The reads' connections, half planning each statement for its values and half planning it
-  // once (reads by key, searches of few matches: PgRoot.genericPlans); the latter also carry the
-  // write batches, with a publish batch and a group commit of each in flight at once.
-  const planned = Math.max(1, Math.floor(d.poolSize / 2));
-  const genericMax = planned + 2 * d.groupCommit.connections;
-  return new PgStore(new PoolSession({ url: d.url, max: Math.max(1, d.poolSize - planned), connectTimeoutMs: d.connectTimeoutMs, genericMax }), {
+  // once (reads by key, searches of few matches: PgRoot.genericPlans); and the write batches'
+  // own, a publish batch and a group commit of each in flight at once.
+  const plannedReads = Math.max(1, Math.floor(d.poolSize / 2));
+  const pool = { url: d.url, max: Math.max(1, d.poolSize - plannedReads), connectTimeoutMs: d.connectTimeoutMs, genericMax: 2 * d.groupCommit.connections, genericReadsMax: plannedReads };
+  return new PgStore(new PoolSession(pool), {
     vectorIndex: d.vectorIndex,
     memoryIndex: d.memoryIndex,
     groupCommit: d.groupCommit,

@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { freshSchema, pgUnavailable, realPgStore } from '../helpers/pg.js';
+import { freshSchema, PG_URL, pgUnavailable, realPgStore } from '../helpers/pg.js';
 import { PoolSession, withPlans } from '../../src/store/postgres/pg-session.js';
 import { pgMigrations } from '../../src/store/postgres/pg-migrations.js';
 import { PgStore } from '../../src/store/postgres/pg-store.js';
@@ -275,7 +275,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     const { url, drop } = await freshSchema();
     const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
     const planned: { text: string; params: readonly unknown[] }[] = [];
-    const generic = session.genericPlans();
+    const generic = session.genericPlans('reads');
     const query = generic.query.bind(generic);
     generic.query = (text, params) => (planned.push({ text, params: params ?? [] }), query(text, params));
     const store = new PgStore(session);
@@ -310,6 +310,21 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     } finally {
       await store.close();
       await drop();
+    }
+  });
+
+  it('runs write batches on connections of their own, never queued behind reads planned once', async () => {
+    const session = new PoolSession({ url: PG_URL, max: 1, connectTimeoutMs: 5000, genericMax: 1, genericReadsMax: 1 });
+    try {
+      // The one connection for reads planned once is busy for a second.
+      let slept = false;
+      const busy = session.genericPlans('reads').query('SELECT pg_sleep($1)', [1]).then(() => (slept = true));
+      await new Promise((r) => setTimeout(r, 100));
+      await session.genericPlans('writes').query('SELECT $1::int AS n', [1]);
+      expect(slept).toBe(false);
+      await busy;
+    } finally {
+      await session.close();
     }
   });
 

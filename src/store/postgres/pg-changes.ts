@@ -5,7 +5,7 @@
  * withdraw, hide), imports and re-derived standing. While the listening connection is down
  * nothing can be vouched for, and the mark is null: nothing is served from the cache.
  */
-import type { PgResult, PgRoot, PgSession } from './pg-session.js';
+import type { GenericUse, PgResult, PgRoot, PgSession } from './pg-session.js';
 
 export const CHANGES_CHANNEL = 'agentboard_events';
 /** A SELECT expression that tells every instance, on commit, that data changed. */
@@ -50,10 +50,10 @@ export class PgChanges {
         }
       },
     });
-    let generic: PgSession | undefined;
+    const generic = new Map<GenericUse, PgSession>();
     return {
       ...counted(root),
-      genericPlans: () => (generic ??= counted(root.genericPlans())),
+      genericPlans: (use = 'writes') => generic.get(use) ?? generic.set(use, counted(root.genericPlans(use))).get(use)!,
       listen: (channel, onPayload, onLost) => root.listen(channel, onPayload, onLost),
       close: async () => {
         this.#closed = true;

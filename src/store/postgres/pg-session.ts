@@ -21,6 +21,9 @@ export interface PgSession {
   transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T>;
 }
 
+/** What statements planned once are for: the write batches, or reads (PgRoot.genericPlans). */
+export type GenericUse = 'writes' | 'reads';
+
 /** A session that can also listen, and be closed: the store's root connection. */
 export interface PgRoot extends PgSession {
   /**
@@ -31,11 +34,12 @@ export interface PgRoot extends PgSession {
   /**
    * A session whose statements are planned once per connection and then run on that plan
    * (plan_cache_mode=force_generic_plan), for statements whose plans do not depend on their
-   * values: the write batches, which read and write rows by key (planning a publish batch cost
-   * 0.44 ms of its 3.1, pg_stat_statements), reads by key, and searches of few matches.
-   * Connections of its own.
+   * values: the write batches (`writes`), which read and write rows by key (planning a publish
+   * batch cost 0.44 ms of its 3.1, pg_stat_statements), and reads by key and searches of few
+   * matches (`reads`). Each use has connections of its own, so that a burst of searches never
+   * queues a write batch behind it.
    */
-  genericPlans(): PgSession;
+  genericPlans(use?: GenericUse): PgSession;
   close(): Promise<void>;
 }
 
@@ -114,8 +118,10 @@ export interface PoolOptions {
   max: number;
   /** How long a query waits for a free connection before failing. */
   connectTimeoutMs: number;
-  /** Connections genericPlans() opens at most, besides `max`. */
+  /** Connections genericPlans('writes') opens at most, besides `max`. */
   genericMax?: number;
+  /** Connections genericPlans('reads') opens at most, besides those. */
+  genericReadsMax?: number;
 }
 
 const poolOf = (opts: PoolOptions, plans: 'custom' | 'generic', max: number) =>
@@ -125,7 +131,7 @@ export class PoolSession extends Queries implements PgRoot {
   readonly #pool: pg.Pool;
   readonly #opts: PoolOptions;
 
-  #generic: PoolSession | undefined;
+  readonly #generic = new Map<GenericUse, PoolSession>();
 
   constructor(opts: PoolOptions, plans: 'custom' | 'generic' = 'custom') {
     const pool = poolOf(opts, plans, opts.max);
@@ -137,10 +143,16 @@ export class PoolSession extends Queries implements PgRoot {
     this.#pool.on('error', () => undefined);
   }
 
-  genericPlans(): PgSession {
+  genericPlans(use: GenericUse = 'writes'): PgSession {
     // Opens nothing until its first query.
-    return (this.#generic ??= new PoolSession({ ...this.#opts, max: this.#opts.genericMax ?? 4 }, 'generic'));
+    let generic = this.#generic.get(use);
+    if (!generic) {
+      generic = new PoolSession({ ...this.#opts, max: (use === 'writes' ? this.#opts.genericMax : this.#opts.genericReadsMax) ?? 4 }, 'generic');
+      this.#generic.set(use, generic);
+    }
+    return generic;
   }
+
 
   async transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect();
@@ -184,6 +196,6 @@ export class PoolSession extends Queries implements PgRoot {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.#pool.end(), this.#generic?.close()]);
+    await Promise.all([this.#pool.end(), ...[...this.#generic.values()].map((g) => g.close())]);
   }
 }

@@ -69,14 +69,14 @@ export class PgStore implements Store {
     const db = this.#changes.counting(root);
     this.#db = db;
     this.#opts = opts;
-    // Write batches are planned once per connection (PgRoot.genericPlans).
+    // Write batches, reads by key and searches of few matches are planned once per connection, on connections of their own (PgRoot.genericPlans).
     const batches = opts.groupCommit ?? { maxBatch: 32, connections: 1 };
-    this.#commits = new PgGroupCommit(db.genericPlans(), batches);
-    this.#publishes = new PgPublishes(db.genericPlans(), batches, () => this.#leg);
+    this.#commits = new PgGroupCommit(db.genericPlans('writes'), batches);
+    this.#publishes = new PgPublishes(db.genericPlans('writes'), batches, () => this.#leg);
     this.#upkeep = new PgIndexUpkeep(db, { intervalMs: opts.indexUpkeepMs ?? 5000, writes: () => this.#changes.writes, warn: opts.warn });
-    this.objects = mapPgErrors(new PgObjects(db, db.genericPlans()));
+    this.objects = mapPgErrors(new PgObjects(db, db.genericPlans('reads')));
     this.votes = mapPgErrors(new PgVotes(db));
-    this.search = mapPgErrors(new PgSearchIndex(db, db.genericPlans(), () => this.#leg, () => this.changeMark()));
+    this.search = mapPgErrors(new PgSearchIndex(db, db.genericPlans('reads'), () => this.#leg, () => this.changeMark()));
     this.embeddings = mapPgErrors(new PgEmbedQueue(db, () => this.#leg));
     this.registry = mapPgErrors(new PgRegistry(db));
     this.identity = mapPgErrors(new PgIdentity(db));
