@@ -66,7 +66,7 @@ export interface SearchIndex {
    * stems), counted no further than `upTo` (a store may count further): an upper bound on the
    * AND query's answer, far cheaper than that query.
    */
-  allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed'>, upTo: number): Promise<number>;
+  allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed' | 'window'>, upTo: number): Promise<number>;
   /**
    * The nearest live objects by cosine similarity under the filters, best first; none without
    * vectors. Vectors held in memory as bytes answer similarities to within about 0.001, and on a

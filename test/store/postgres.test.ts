@@ -271,7 +271,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     }
   });
 
-  it('plans a search of few matches once, as a read of the full-text index alone whatever the words and filters', async () => {
+  it('plans a search of few matches and the count of them once, as reads of the full-text index alone whatever the words and filters', async () => {
     const { url, drop } = await freshSchema();
     const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
     const planned: { text: string; params: readonly unknown[] }[] = [];
@@ -289,21 +289,30 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       const live = { now: Date.now(), disputeMinContradictions: 2 };
       const hits = await store.search.lexical({ live, terms: ['rare', 'words'], allTerms: true, types: ['finding'], limit: 100, window: 300 });
       expect(hits).toHaveLength(30);
+      expect(await store.search.allTermsCount({ terms: ['rare', 'words'], window: 300 }, 100)).toBe(30);
       const statement = planned.find((p) => p.text.includes('ts_rank_cd'));
       expect(statement, 'the search ran on the connections that plan once').toBeDefined();
+      const count = planned.find((p) => p.text.includes('count(*)'));
+      expect(count, 'so did the count of its matches').toBeDefined();
       // A connection set as those that plan once are.
       const admin = new pg.Client({ connectionString: withPlans(url, 'generic') });
       await admin.connect();
       try {
         const literal = (v: unknown): string =>
           typeof v === 'number' ? String(v) : Array.isArray(v) ? admin.escapeLiteral(`{${v.join(',')}}`) : admin.escapeLiteral(String(v));
-        await admin.query(`PREPARE few AS ${statement!.text}`);
-        const { rows } = await admin.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE few(${statement!.params.map(literal).join(', ')})`);
-        const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+        const planOf = async (name: string, s: { text: string; params: readonly unknown[] }) => {
+          await admin.query(`PREPARE ${name} AS ${s.text}`);
+          const { rows } = await admin.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE ${name}(${s.params.map(literal).join(', ')})`);
+          return rows.map((r) => r['QUERY PLAN']).join('\n');
+        };
+        const plan = await planOf('few', statement!);
         expect(plan).toContain('objects_words');
         // Beside the filters, the plan made without values read every live row of the expiry index too.
         expect(plan).not.toContain('objects_live_until');
         expect(plan).not.toContain('Seq Scan on objects');
+        const countPlan = await planOf('counted', count!);
+        expect(countPlan).toContain('objects_words');
+        expect(countPlan).not.toContain('Seq Scan on objects');
       } finally {
         await admin.end();
       }

@@ -23,6 +23,13 @@ const LEXEMES_KEPT = 20_000;
  * (measured: whole rows 10% faster at twice the window, 10% slower at four times).
  */
 const WHOLE_ROWS_WINDOWS = 2;
+/**
+ * Whether a query that can match at most `bound` objects has few matches for its window: so
+ * few that reading them all off the GIN index is never far from the best plan, and its
+ * statements are planned once per connection (the planned session).
+ */
+const fewMatches = (q: Pick<LexicalQuery, 'window'>, bound: number): boolean => q.window !== undefined && bound <= WHOLE_ROWS_WINDOWS * q.window;
+
 /** `u.lexeme` as a one-lexeme tsquery, quoted as tsquery input is (no parser: compounds stay whole). */
 const LEXEME_QUERY = String.raw`('''' || replace(replace(u.lexeme, '\', '\\'), '''', '''''') || '''')::tsquery`;
 
@@ -106,7 +113,7 @@ export class PgSearchIndex implements SearchIndex {
     // session). Its one sane plan reads the GIN index's matches, so there the match is planned
     // apart (OFFSET 0) from the filters: beside them, the plan made without values ANDed every
     // live row of the expiry index into the bitmap.
-    const few = q.window !== undefined && bound <= WHOLE_ROWS_WINDOWS * q.window;
+    const few = fewMatches(q, bound);
     const matches = (match: string) =>
       few
         ? `(SELECT * FROM objects o WHERE ${column} @@ ${match}::tsquery OFFSET 0) o WHERE ${kept.join(' AND ')}`
@@ -152,13 +159,14 @@ export class PgSearchIndex implements SearchIndex {
     );
   }
 
-  async allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed'>, upTo: number): Promise<number> {
+  async allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed' | 'window'>, upTo: number): Promise<number> {
     if (q.terms.length === 0) return 0;
     const parsed = await this.#parse(q.terms, q.stemmed ? 'english' : 'simple');
     if (parsed.lexemes.length === 0) return 0;
-    // The GIN index's matches, unscored, and no further than upTo.
+    // The GIN index's matches, unscored, and no further than upTo; planned once where the AND
+    // query would be (hybrid searches with every query new 4-5% faster, interleaved runs).
     const counted = await one<{ n: number }>(
-      this.db,
+      fewMatches(q, Math.min(...parsed.df)) ? this.planned : this.db,
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM objects o WHERE ${q.stemmed ? 'o.stems' : 'o.words'} @@ @all::tsquery ${limitSql(upTo)}) c`,
       { all: parsed.all },
     );

@@ -97,7 +97,7 @@ export class SqliteSearchIndex implements SearchIndex {
     return hits.sort((a, b) => b.relevance - a.relevance).slice(0, q.limit);
   }
 
-  async allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed'>, upTo: number): Promise<number> {
+  async allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed' | 'window'>, upTo: number): Promise<number> {
     if (q.terms.length === 0) return 0;
     const fts = q.stemmed ? 'objects_fts_stem' : 'objects_fts';
     // The index's own matches, unscored and unread, and only until there are enough: FTS5 walks
