@@ -64,7 +64,8 @@ export interface SearchIndex {
   /**
    * How many objects hold every one of `terms` (live or not, filters aside, words as given or
    * stems), counted no further than `upTo` (a store may count further): an upper bound on the
-   * AND query's answer, far cheaper than that query.
+   * AND query's answer, far cheaper than that query. `window` is the AND query's, which a store
+   * may plan the count by.
    */
   allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed' | 'window'>, upTo: number): Promise<number>;
   /**
