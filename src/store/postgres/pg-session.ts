@@ -75,7 +75,7 @@ function statementName(text: string): string | undefined {
  * The connection string, with every statement planned for its own values (see statementName),
  * or once (PgRoot.genericPlans). Planned once, a statement is planned without its values, and
  * then a full-text match is guessed at a fixed share of the table: a table of short rows was
- * scanned whole instead of through its index (10 times slower). Every statement planned once
+ * scanned whole instead of through its index. Every statement planned once
  * has an index for what it reads, so scans of whole tables are priced out of those plans
  * (enable_seqscan=off still scans a table where no index serves).
  *
