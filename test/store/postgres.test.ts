@@ -337,23 +337,21 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     }
   });
 
-  it('compiles no statement (JIT), even one that must scan a whole table on the connections that plan once', async () => {
+  it('compiles no statement (JIT) on either kind of connection, whatever its cost', async () => {
     const { url, drop } = await freshSchema();
     const session = new PoolSession({ url, max: 1, connectTimeoutMs: 5000 });
     try {
       await session.query('CREATE TABLE unindexed AS SELECT n FROM generate_series(1, 1000) n');
-      const explain = 'EXPLAIN (ANALYZE) SELECT count(*) FROM unindexed WHERE n % $1 = 0';
-      // No index serves it, so its plan scans the table at the cost enable_seqscan=off adds: far past jit_above_cost.
-      const planned = (await session.genericPlans().query<{ 'QUERY PLAN': string }>(explain, [7])).rows.map((r) => r['QUERY PLAN']).join('\n');
-      expect(planned).toMatch(/Seq Scan on unindexed\s+\(cost=1\d{10}/);
-      expect(planned).not.toContain('JIT');
-      // Planned for its values, with any cost past the threshold.
-      const custom = await session.transaction(async (tx) => {
-        await tx.query('SET LOCAL jit_above_cost = 0');
-        return (await tx.query<{ 'QUERY PLAN': string }>(explain, [7])).rows.map((r) => r['QUERY PLAN']).join('\n');
-      });
-      expect(custom).toContain('Seq Scan on unindexed');
-      expect(custom).not.toContain('JIT');
+      // A scan no index serves: where it plans once, enable_seqscan=off prices it far past
+      // jit_above_cost (on PostgreSQL 15); the threshold set to 0 makes any plan qualify.
+      for (const kind of [session, session.genericPlans('reads'), session.genericPlans('writes')]) {
+        const plan = await kind.transaction(async (tx) => {
+          await tx.query('SET LOCAL jit_above_cost = 0');
+          return (await tx.query<{ 'QUERY PLAN': string }>('EXPLAIN (ANALYZE) SELECT count(*) FROM unindexed WHERE n % $1 = 0', [7])).rows.map((r) => r['QUERY PLAN']).join('\n');
+        });
+        expect(plan).toContain('Seq Scan on unindexed');
+        expect(plan).not.toContain('JIT');
+      }
     } finally {
       await session.close();
       await drop();
