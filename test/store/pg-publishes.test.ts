@@ -26,7 +26,7 @@ describe.skipIf(unavailable !== null)('publishes on PostgreSQL', () => {
   /** A store whose statements, and transactions (as BEGIN), are counted in `texts`. */
   const open = (texts: string[] = []) => {
     const pool = new PoolSession({ url, max: 4, connectTimeoutMs: 5000 });
-    const generic = pool.genericPlans();
+    const generic = pool.genericPlans('writes');
     // What runs on the write batches' connections is marked `generic:`.
     const batches: PgSession = {
       query: (text, params) => (texts.push(`generic: ${text}`), generic.query(text, params)),
@@ -100,7 +100,7 @@ it('fails a batch of publishes at once, each with unavailable, when the database
   // Nothing listens on port 1: every connection is refused.
   const pool = new PoolSession({ url: 'postgres://postgres@127.0.0.1:1/test', max: 2, connectTimeoutMs: 2000 });
   let statements = 0;
-  const generic = pool.genericPlans();
+  const generic = pool.genericPlans('writes');
   const root: PgRoot = {
     query: (text, params) => pool.query(text, params),
     exec: (script) => pool.exec(script),

@@ -23,6 +23,9 @@ function recordingStore(url: string, texts: string[]): PgStore {
   return new PgStore(session);
 }
 
+/** An EXPLAIN's lines as one text. */
+const planText = (rows: { 'QUERY PLAN': string }[]) => rows.map((r) => r['QUERY PLAN']).join('\n');
+
 const unavailable = await pgUnavailable();
 if (unavailable) console.warn(`skipping the PostgreSQL store suite: ${unavailable}`);
 
@@ -302,8 +305,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
           typeof v === 'number' ? String(v) : Array.isArray(v) ? admin.escapeLiteral(`{${v.join(',')}}`) : admin.escapeLiteral(String(v));
         const planOf = async (name: string, s: { text: string; params: readonly unknown[] }) => {
           await admin.query(`PREPARE ${name} AS ${s.text}`);
-          const { rows } = await admin.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE ${name}(${s.params.map(literal).join(', ')})`);
-          return rows.map((r) => r['QUERY PLAN']).join('\n');
+          return planText((await admin.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE ${name}(${s.params.map(literal).join(', ')})`)).rows);
         };
         const plan = await planOf('few', statement!);
         expect(plan).toContain('objects_words');
@@ -347,7 +349,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       for (const kind of [session, session.genericPlans('reads'), session.genericPlans('writes')]) {
         const plan = await kind.transaction(async (tx) => {
           await tx.query('SET LOCAL jit_above_cost = 0');
-          return (await tx.query<{ 'QUERY PLAN': string }>('EXPLAIN (ANALYZE) SELECT count(*) FROM unindexed WHERE n % $1 = 0', [7])).rows.map((r) => r['QUERY PLAN']).join('\n');
+          return planText((await tx.query<{ 'QUERY PLAN': string }>('EXPLAIN (ANALYZE) SELECT count(*) FROM unindexed WHERE n % $1 = 0', [7])).rows);
         });
         expect(plan).toContain('Seq Scan on unindexed');
         expect(plan).not.toContain('JIT');
@@ -375,7 +377,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
         await tx.query(`PREPARE dedupe AS ${lookup.replace(/\bkey\b/g, '$1').replace(/\bnow\b/g, '$2')}`);
         const { rows } = await tx.query<{ 'QUERY PLAN': string }>("EXPLAIN EXECUTE dedupe('key-absent', 0)");
         await tx.query('DEALLOCATE dedupe');
-        return rows.map((r) => r['QUERY PLAN']).join('\n');
+        return planText(rows);
       });
       expect(plan).toContain('objects_dedupe_id');
       expect(plan).not.toContain('objects_id_key');

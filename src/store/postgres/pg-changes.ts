@@ -53,7 +53,7 @@ export class PgChanges {
     const generic = new Map<GenericUse, PgSession>();
     return {
       ...counted(root),
-      genericPlans: (use = 'writes') => generic.get(use) ?? generic.set(use, counted(root.genericPlans(use))).get(use)!,
+      genericPlans: (use) => generic.get(use) ?? generic.set(use, counted(root.genericPlans(use))).get(use)!,
       listen: (channel, onPayload, onLost) => root.listen(channel, onPayload, onLost),
       close: async () => {
         this.#closed = true;

@@ -39,7 +39,7 @@ export interface PgRoot extends PgSession {
    * matches (`reads`). Each use has connections of its own, so that a burst of searches never
    * queues a write batch behind it.
    */
-  genericPlans(use?: GenericUse): PgSession;
+  genericPlans(use: GenericUse): PgSession;
   close(): Promise<void>;
 }
 
@@ -143,7 +143,7 @@ export class PoolSession extends Queries implements PgRoot {
     this.#pool.on('error', () => undefined);
   }
 
-  genericPlans(use: GenericUse = 'writes'): PgSession {
+  genericPlans(use: GenericUse): PgSession {
     // Opens nothing until its first query.
     let generic = this.#generic.get(use);
     if (!generic) {
