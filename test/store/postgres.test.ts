@@ -274,6 +274,52 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     }
   });
 
+  it('plans an OR search of common words once, as a backward read of the newest rows, and answers as a search planned for its values does', async () => {
+    const { url, drop } = await freshSchema();
+    const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
+    const planned: { text: string; params: readonly unknown[] }[] = [];
+    const generic = session.genericPlans('reads');
+    const query = generic.query.bind(generic);
+    generic.query = (text, params) => (planned.push({ text, params: params ?? [] }), query(text, params));
+    const store = new PgStore(session);
+    try {
+      await store.migrate();
+      // 3,000 live findings: 'alpha' in every second, 'beta' in every third, both in every sixth.
+      await session.query(`INSERT INTO objects (id, type, title, content, topics, topics_text, created_at, expires_at, dedupe_key, live_until)
+        SELECT lpad(n::text, 26, '0'), 'finding', 't', concat_ws(' ', CASE WHEN n % 2 = 0 THEN 'alpha' END, 'plain', CASE WHEN n % 3 = 0 THEN 'beta' END, repeat('x ', n % 7)),
+          '{}', '', n, 9e15, 'key' || n, 9e15 FROM generate_series(1, 3000) n`);
+      await session.query('ANALYZE objects');
+      const q = { live: { now: Date.now(), disputeMinContradictions: 2 }, terms: ['alpha', 'beta'], limit: 60, window: 100 };
+      const hits = await store.search.lexical(q);
+      const statement = planned.find((p) => p.text.includes('ts_rank_cd'));
+      expect(statement, 'the search ran on the connections that plan once').toBeDefined();
+      // A filter every object passes sends the same search to the connections that plan for the values.
+      const before = planned.length;
+      const perValue = await store.search.lexical({ ...q, types: ['finding'] });
+      expect(planned.length).toBe(before);
+      expect(hits).toHaveLength(60);
+      expect(hits.map((h) => [h.id, h.allTerms, h.phrase])).toEqual(perValue.map((h) => [h.id, h.allTerms, h.phrase]));
+      hits.forEach((h, i) => expect(h.relevance).toBeCloseTo(perValue[i]!.relevance, 12));
+      expect(hits.some((h) => h.allTerms) && hits.some((h) => !h.allTerms)).toBe(true);
+      const admin = new pg.Client({ connectionString: withPlans(url, 'generic') });
+      await admin.connect();
+      try {
+        const literal = (v: unknown): string => (typeof v === 'number' ? String(v) : admin.escapeLiteral(String(v)));
+        await admin.query(`PREPARE common AS ${statement!.text}`);
+        const plan = planText((await admin.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE common(${statement!.params.map(literal).join(', ')})`)).rows);
+        expect(plan).toContain('Index Scan Backward using objects_pkey');
+        // Planned without values, a plan through the GIN index could read every match of a word.
+        expect(plan).not.toContain('objects_words');
+        expect(plan).not.toContain('Seq Scan on objects');
+      } finally {
+        await admin.end();
+      }
+    } finally {
+      await store.close();
+      await drop();
+    }
+  });
+
   it('plans a search of few matches and the count of them once, as reads of the full-text index alone whatever the words and filters', async () => {
     const { url, drop } = await freshSchema();
     const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
