@@ -26,6 +26,35 @@ function recordingStore(url: string, texts: string[]): PgStore {
 /** An EXPLAIN's lines as one text. */
 const planText = (rows: { 'QUERY PLAN': string }[]) => rows.map((r) => r['QUERY PLAN']).join('\n');
 
+/** A statement as sent: its text and its values. */
+interface Sent {
+  text: string;
+  params: readonly unknown[];
+}
+
+/** A store on `url` whose reads planned once (genericPlans('reads')) are pushed onto `planned`, with their values. */
+function plannedReadsStore(url: string, planned: Sent[]): { store: PgStore; session: PoolSession } {
+  const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
+  const generic = session.genericPlans('reads');
+  const query = generic.query.bind(generic);
+  generic.query = (text, params) => (planned.push({ text, params: params ?? [] }), query(text, params));
+  return { store: new PgStore(session), session };
+}
+
+/** The plan of `sent` on a connection set as those that plan once are: made without its values. */
+async function genericPlanOf(url: string, sent: Sent): Promise<string> {
+  const admin = new pg.Client({ connectionString: withPlans(url, 'generic') });
+  await admin.connect();
+  try {
+    const literal = (v: unknown): string =>
+      typeof v === 'number' ? String(v) : Array.isArray(v) ? admin.escapeLiteral(`{${v.join(',')}}`) : admin.escapeLiteral(String(v));
+    await admin.query(`PREPARE sent AS ${sent.text}`);
+    return planText((await admin.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE sent(${sent.params.map(literal).join(', ')})`)).rows);
+  } finally {
+    await admin.end();
+  }
+}
+
 const unavailable = await pgUnavailable();
 if (unavailable) console.warn(`skipping the PostgreSQL store suite: ${unavailable}`);
 
@@ -276,12 +305,8 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
 
   it('plans an OR search of common words once, as a backward read of the newest rows, and answers as a search planned for its values does', async () => {
     const { url, drop } = await freshSchema();
-    const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
-    const planned: { text: string; params: readonly unknown[] }[] = [];
-    const generic = session.genericPlans('reads');
-    const query = generic.query.bind(generic);
-    generic.query = (text, params) => (planned.push({ text, params: params ?? [] }), query(text, params));
-    const store = new PgStore(session);
+    const planned: Sent[] = [];
+    const { store, session } = plannedReadsStore(url, planned);
     try {
       await store.migrate();
       // 3,000 live findings: 'alpha' in every second, 'beta' in every third, both in every sixth.
@@ -301,19 +326,11 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       expect(hits.map((h) => [h.id, h.allTerms, h.phrase])).toEqual(perValue.map((h) => [h.id, h.allTerms, h.phrase]));
       hits.forEach((h, i) => expect(h.relevance).toBeCloseTo(perValue[i]!.relevance, 12));
       expect(hits.some((h) => h.allTerms) && hits.some((h) => !h.allTerms)).toBe(true);
-      const admin = new pg.Client({ connectionString: withPlans(url, 'generic') });
-      await admin.connect();
-      try {
-        const literal = (v: unknown): string => (typeof v === 'number' ? String(v) : admin.escapeLiteral(String(v)));
-        await admin.query(`PREPARE common AS ${statement!.text}`);
-        const plan = planText((await admin.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE common(${statement!.params.map(literal).join(', ')})`)).rows);
-        expect(plan).toContain('Index Scan Backward using objects_pkey');
-        // Planned without values, a plan through the GIN index could read every match of a word.
-        expect(plan).not.toContain('objects_words');
-        expect(plan).not.toContain('Seq Scan on objects');
-      } finally {
-        await admin.end();
-      }
+      const plan = await genericPlanOf(url, statement!);
+      expect(plan).toContain('Index Scan Backward using objects_pkey');
+      // Planned without values, a plan through the GIN index could read every match of a word.
+      expect(plan).not.toContain('objects_words');
+      expect(plan).not.toContain('Seq Scan on objects');
     } finally {
       await store.close();
       await drop();
@@ -322,12 +339,8 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
 
   it('plans a search of few matches and the count of them once, as reads of the full-text index alone whatever the words and filters', async () => {
     const { url, drop } = await freshSchema();
-    const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
-    const planned: { text: string; params: readonly unknown[] }[] = [];
-    const generic = session.genericPlans('reads');
-    const query = generic.query.bind(generic);
-    generic.query = (text, params) => (planned.push({ text, params: params ?? [] }), query(text, params));
-    const store = new PgStore(session);
+    const planned: Sent[] = [];
+    const { store, session } = plannedReadsStore(url, planned);
     try {
       await store.migrate();
       // 20,000 live rows, 30 of them holding both rare words.
@@ -343,27 +356,14 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       expect(statement, 'the search ran on the connections that plan once').toBeDefined();
       const count = planned.find((p) => p.text.includes('count(*)'));
       expect(count, 'so did the count of its matches').toBeDefined();
-      // A connection set as those that plan once are.
-      const admin = new pg.Client({ connectionString: withPlans(url, 'generic') });
-      await admin.connect();
-      try {
-        const literal = (v: unknown): string =>
-          typeof v === 'number' ? String(v) : Array.isArray(v) ? admin.escapeLiteral(`{${v.join(',')}}`) : admin.escapeLiteral(String(v));
-        const planOf = async (name: string, s: { text: string; params: readonly unknown[] }) => {
-          await admin.query(`PREPARE ${name} AS ${s.text}`);
-          return planText((await admin.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE ${name}(${s.params.map(literal).join(', ')})`)).rows);
-        };
-        const plan = await planOf('few', statement!);
-        expect(plan).toContain('objects_words');
-        // Beside the filters, the plan made without values read every live row of the expiry index too.
-        expect(plan).not.toContain('objects_live_until');
-        expect(plan).not.toContain('Seq Scan on objects');
-        const countPlan = await planOf('counted', count!);
-        expect(countPlan).toContain('objects_words');
-        expect(countPlan).not.toContain('Seq Scan on objects');
-      } finally {
-        await admin.end();
-      }
+      const plan = await genericPlanOf(url, statement!);
+      expect(plan).toContain('objects_words');
+      // Beside the filters, the plan made without values read every live row of the expiry index too.
+      expect(plan).not.toContain('objects_live_until');
+      expect(plan).not.toContain('Seq Scan on objects');
+      const countPlan = await genericPlanOf(url, count!);
+      expect(countPlan).toContain('objects_words');
+      expect(countPlan).not.toContain('Seq Scan on objects');
     } finally {
       await store.close();
       await drop();
