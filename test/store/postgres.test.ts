@@ -41,6 +41,13 @@ function plannedReadsStore(url: string, planned: Sent[]): { store: PgStore; sess
   return { store: new PgStore(session), session };
 }
 
+/** Inserts `count` live findings (seq and id n, from 1) whose content is the SQL expression `content` of n, then analyzes them. */
+async function seedFindings(session: PoolSession, count: number, content: string): Promise<void> {
+  await session.query(`INSERT INTO objects (id, type, title, content, topics, topics_text, created_at, expires_at, dedupe_key, live_until)
+    SELECT lpad(n::text, 26, '0'), 'finding', 't', ${content}, '{}', '', n, 9e15, 'key' || n, 9e15 FROM generate_series(1, ${count}) n`);
+  await session.query('ANALYZE objects');
+}
+
 /** The plan of `sent` on a connection set as those that plan once are: made without its values. */
 async function genericPlanOf(url: string, sent: Sent): Promise<string> {
   const admin = new pg.Client({ connectionString: withPlans(url, 'generic') });
@@ -310,10 +317,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     try {
       await store.migrate();
       // 3,000 live findings: 'alpha' in every second, 'beta' in every third, both in every sixth.
-      await session.query(`INSERT INTO objects (id, type, title, content, topics, topics_text, created_at, expires_at, dedupe_key, live_until)
-        SELECT lpad(n::text, 26, '0'), 'finding', 't', concat_ws(' ', CASE WHEN n % 2 = 0 THEN 'alpha' END, 'plain', CASE WHEN n % 3 = 0 THEN 'beta' END, repeat('x ', n % 7)),
-          '{}', '', n, 9e15, 'key' || n, 9e15 FROM generate_series(1, 3000) n`);
-      await session.query('ANALYZE objects');
+      await seedFindings(session, 3000, `concat_ws(' ', CASE WHEN n % 2 = 0 THEN 'alpha' END, 'plain', CASE WHEN n % 3 = 0 THEN 'beta' END, repeat('x ', n % 7))`);
       const q = { live: { now: Date.now(), disputeMinContradictions: 2 }, terms: ['alpha', 'beta'], limit: 60, window: 100 };
       const hits = await store.search.lexical(q);
       const statement = planned.find((p) => p.text.includes('ts_rank_cd'));
@@ -344,10 +348,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     try {
       await store.migrate();
       // 20,000 live rows, 30 of them holding both rare words.
-      await session.query(`INSERT INTO objects (id, type, title, content, topics, topics_text, created_at, expires_at, dedupe_key, live_until)
-        SELECT lpad(n::text, 26, '0'), 'finding', 't', CASE WHEN n % 1000 = 0 OR n % 1700 = 0 THEN 'rare words here' ELSE 'common text' END,
-          '{}', '', n, 9e15, 'key' || n, 9e15 FROM generate_series(1, 20000) n`);
-      await session.query('ANALYZE objects');
+      await seedFindings(session, 20_000, `CASE WHEN n % 1000 = 0 OR n % 1700 = 0 THEN 'rare words here' ELSE 'common text' END`);
       const live = { now: Date.now(), disputeMinContradictions: 2 };
       const hits = await store.search.lexical({ live, terms: ['rare', 'words'], allTerms: true, types: ['finding'], limit: 100, window: 300 });
       expect(hits).toHaveLength(30);
