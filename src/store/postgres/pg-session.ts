@@ -75,9 +75,9 @@ function statementName(text: string): string | undefined {
  * The connection string, with every statement planned for its own values (see statementName),
  * or once (PgRoot.genericPlans). Planned once, a statement is planned without its values, and
  * then a full-text match is guessed at a fixed share of the table: a table of short rows was
- * scanned whole instead of through its index. Every statement planned once
- * has an index for what it reads, so scans of whole tables are priced out of those plans
- * (enable_seqscan=off still scans a table where no index serves).
+ * scanned whole instead of through its index. Every statement planned once has an index for
+ * what it reads, so scans of whole tables are priced out of those plans (enable_seqscan=off
+ * still scans a table where no index serves).
  *
  * Either way without JIT: the board's statements are short (windows, pages, keys), and a plan
  * whose estimate crosses jit_above_cost is compiled at every run. A scan priced out as above
@@ -152,7 +152,6 @@ export class PoolSession extends Queries implements PgRoot {
     }
     return generic;
   }
-
 
   async transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect();
