@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalText, codePoints, deriveTitle } from './text.js';
+import { canonicalText, codePoints, collapseSpace, deriveTitle } from './text.js';
 
 describe('deriveTitle', () => {
   it('takes the first non-empty line as it is when short', () => {
@@ -14,10 +14,30 @@ describe('deriveTitle', () => {
     expect(t.slice(0, -1).endsWith(' ')).toBe(false);
     expect(words.charAt(t.length - 1)).toBe(' ');
   });
+  it('splits lines at CRLF, CR and LF alike, skips blank ones and normalises only what it takes', () => {
+    expect(deriveTitle(' \r\n\t\r\r\n  Cafe\u0301  au\u00a0lait \r\nnext')).toBe('Café au lait');
+    expect(deriveTitle('\r\n \n\r')).toBe('');
+    expect(deriveTitle('')).toBe('');
+  });
+  it('counts a code point made of two units once when cutting at a word boundary', () => {
+    const line = `${'😀 '.repeat(50)}${'x'.repeat(100)}`;
+    const t = deriveTitle(line);
+    expect(codePoints(t)).toBe(100);
+    expect(t).toBe(`${'😀 '.repeat(49)}😀…`);
+  });
   it('cuts an unbroken run hard and counts code points, not UTF-16 units', () => {
     const t = deriveTitle('😀'.repeat(300));
     expect(codePoints(t)).toBe(120);
     expect(t.endsWith('…')).toBe(true);
+  });
+});
+
+describe('collapseSpace', () => {
+  it('answers text whose every space is single as it is', () => {
+    expect(collapseSpace(' a b ')).toBe(' a b ');
+  });
+  it('collapses each run of any whitespace to one space', () => {
+    expect(collapseSpace('a  b\tc\n\nd\u00a0e\u2028f \r\n g')).toBe('a b c d e f g');
   });
 });
 

@@ -11,10 +11,19 @@ export const codePoints = (s: string): number => {
   return n;
 };
 
+/** Whitespace other than a space, or two spaces: what collapsing would change. */
+const LOOSE_SPACE = /[^\S ]| {2}/;
+
+/** Runs of whitespace collapsed to one space. Testing first costs a third of replacing text that has none. */
+export const collapseSpace = (s: string): string => (LOOSE_SPACE.test(s) ? s.replace(/\s+/gu, ' ') : s);
+
 /** NFC, runs of whitespace collapsed to one space, ends trimmed: the form dedupe compares. */
-export const canonicalText = (s: string): string => nfc(s).replace(/\s+/gu, ' ').trim();
+export const canonicalText = (s: string): string => collapseSpace(nfc(s)).trim();
 
 export const ELLIPSIS = '…';
+
+/** A UTF-16 surrogate: text without one has a unit per code point. */
+export const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** ASCII, and the General Punctuation block (dashes, quotes, the ellipsis: no letters or digits). */
 const PLAIN = /^[\x00-\x7f\u2000-\u206f]*$/;
@@ -41,22 +50,34 @@ export function clipChars(s: string, max: number): string {
   return chars.length <= max ? s : chars.slice(0, max - 1).join('') + ELLIPSIS;
 }
 
+/** A line break as deriveTitle splits lines. */
+const LINE_BREAK = /\r\n|\r|\n/gu;
+
 /**
  * A title from content: its first non-empty line, cut at a word boundary so that the result,
- * with a trailing `…` when cut, is at most `max` code points.
+ * with a trailing `…` when cut, is at most `max` code points. Lines are taken one at a time:
+ * normalisation never joins or moves characters across a line break, so the first line of the
+ * NFC form is the NFC form of the first line.
  */
 export function deriveTitle(content: string, max = 120): string {
-  const firstLine =
-    nfc(content)
-      .split(/\r\n|\r|\n/u)
-      .map((l) => l.replace(/\s+/gu, ' ').trim())
-      .find((l) => l.length > 0) ?? '';
-  const chars = [...firstLine];
+  let firstLine = '';
+  for (let from = 0; from <= content.length && !firstLine; ) {
+    LINE_BREAK.lastIndex = from;
+    const br = LINE_BREAK.exec(content);
+    const end = br ? br.index : content.length;
+    firstLine = collapseSpace(nfc(content.slice(from, end))).trim();
+    from = br ? end + br[0].length : content.length + 1;
+  }
+  // Code points never outnumber UTF-16 units: a line short in units is short enough.
+  if (firstLine.length <= max) return firstLine;
+  // Without surrogates each code point is one unit: the line is its own list of code points.
+  const chars = SURROGATE.test(firstLine) ? [...firstLine] : firstLine;
   if (chars.length <= max) return firstLine;
   const budget = chars.slice(0, max - 1);
   let cut = budget.length;
   // Prefer the last space inside the budget, unless that would leave almost nothing.
   const lastSpace = budget.lastIndexOf(' ');
   if (lastSpace >= Math.floor((max - 1) / 2)) cut = lastSpace;
-  return budget.slice(0, cut).join('').trimEnd() + ELLIPSIS;
+  const kept = budget.slice(0, cut);
+  return (typeof kept === 'string' ? kept : kept.join('')).trimEnd() + ELLIPSIS;
 }

@@ -16,7 +16,7 @@ import type { CandidateFacts, LexicalHit, LexicalQuery, SemanticHit, SemanticQue
 import type { Store } from '../ports/store.js';
 import type { TopicCounter } from '../service/topic-counts.js';
 import { finalScore, fuse, legFloor, spread, type MatchTier } from './ranking.js';
-import { matchTier, queryTerms, snippet } from './text-match.js';
+import { fold, matchTier, queryTerms, snippet } from './text-match.js';
 import { RecentKeys } from './recent-keys.js';
 import { embedWithin } from './embed-within.js';
 
@@ -133,8 +133,9 @@ export class Searcher {
     const candidates = new Map<string, Candidate>();
     const lexFloor = legFloor(lexHits.map((h) => h.relevance), limits.search.lexicalFloor);
     const lexSpread = spread(lexHits.map((h) => h.relevance));
+    const foldedQuery = fold(query.q);
     for (const h of lexHits) {
-      const tier = matchTier(query.q, h, h.text?.title ?? '', h.text?.content ?? '');
+      const tier = matchTier(foldedQuery, h, h.text?.title ?? '', h.text?.content ?? '');
       // Holding every query word makes a lexical result, however common the words.
       if (tier === 0 && h.relevance < lexFloor) continue;
       candidates.set(h.id, { facts: h, lexical: { relevance: lexSpread(h.relevance), tier } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codePoints } from '../domain/text.js';
-import { matchTier, queryTerms, snippet } from './text-match.js';
+import { fold, matchTier, queryTerms, snippet } from './text-match.js';
 
 describe('queryTerms', () => {
   it('splits on punctuation, lowercases, strips diacritics, de-duplicates', () => {
@@ -12,15 +12,15 @@ describe('queryTerms', () => {
 describe('matchTier', () => {
   const q = 'SQLITE_BUSY: database is locked';
   it('2 for the verbatim query among phrase hits, punctuation and all', () => {
-    expect(matchTier(q, { allTerms: true, phrase: true }, '', 'got SQLITE_BUSY: database  is locked today')).toBe(2);
-    expect(matchTier(q, { allTerms: true, phrase: true }, 'sqlite_busy: Database is locked', 'x')).toBe(2);
+    expect(matchTier(fold(q), { allTerms: true, phrase: true }, '', 'got SQLITE_BUSY: database  is locked today')).toBe(2);
+    expect(matchTier(fold(q), { allTerms: true, phrase: true }, 'sqlite_busy: Database is locked', 'x')).toBe(2);
   });
   it('1 for all terms, including a phrase hit whose punctuation differs', () => {
-    expect(matchTier(q, { allTerms: true, phrase: true }, '', 'SQLITE BUSY database is locked')).toBe(1);
-    expect(matchTier(q, { allTerms: true, phrase: false }, '', 'database sqlite is busy and locked')).toBe(1);
+    expect(matchTier(fold(q), { allTerms: true, phrase: true }, '', 'SQLITE BUSY database is locked')).toBe(1);
+    expect(matchTier(fold(q), { allTerms: true, phrase: false }, '', 'database sqlite is busy and locked')).toBe(1);
   });
   it('0 otherwise', () => {
-    expect(matchTier(q, { allTerms: false, phrase: false }, '', 'database is fine')).toBe(0);
+    expect(matchTier(fold(q), { allTerms: false, phrase: false }, '', 'database is fine')).toBe(0);
   });
 });
 

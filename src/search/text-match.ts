@@ -1,9 +1,9 @@
 /** Query tokens, verbatim matching and snippets: the text side of search, store-independent. */
-import { ELLIPSIS, nfc, words } from '../domain/text.js';
+import { collapseSpace, ELLIPSIS, nfc, SURROGATE, words } from '../domain/text.js';
 import type { MatchTier } from './ranking.js';
 
 /** Case-folded, NFC, whitespace-collapsed form used for verbatim comparison. */
-export const fold = (s: string): string => nfc(s).toLowerCase().replace(/\s+/gu, ' ').trim();
+export const fold = (s: string): string => collapseSpace(nfc(s).toLowerCase()).trim();
 
 /** The query's word tokens (letters and digits), lowercased, unique, in order. */
 export function queryTerms(q: string): string[] {
@@ -15,13 +15,11 @@ export function queryTerms(q: string): string[] {
 /**
  * The match tier of a candidate (see ranking.ts): 2 when its title or content holds the query
  * verbatim, punctuation and all; 1 when it holds every term; 0 otherwise. Only a candidate
- * whose terms form the query's phrase can hold it verbatim, so only those are compared.
+ * whose terms form the query's phrase can hold it verbatim, so only those are compared. The
+ * query comes folded (`fold(q)`), once for all of a search's candidates.
  */
-export function matchTier(q: string, hit: { allTerms: boolean; phrase: boolean }, title: string, content: string): MatchTier {
-  if (hit.phrase) {
-    const fq = fold(q);
-    if (fq && (fold(content).includes(fq) || fold(title).includes(fq))) return 2;
-  }
+export function matchTier(foldedQuery: string, hit: { allTerms: boolean; phrase: boolean }, title: string, content: string): MatchTier {
+  if (hit.phrase && foldedQuery && (fold(content).includes(foldedQuery) || fold(title).includes(foldedQuery))) return 2;
   return hit.allTerms ? 1 : 0;
 }
 
@@ -43,14 +41,12 @@ function cut(length: number, at: number, max: number, slice: (start: number, end
   return (start > 0 ? ELLIPSIS : '') + slice(start, end).trim() + (end < length ? ELLIPSIS : '');
 }
 
-const SURROGATE = /[\uD800-\uDFFF]/;
-
 /**
  * Plain text of at most `max` code points from `content` around the best match of `q`
  * (the verbatim query, else the first query term), with `…` where cut.
  */
 export function snippet(content: string, q: string, max: number): string {
-  const text = content.replace(/\s+/gu, ' ').trim();
+  const text = collapseSpace(content).trim();
   if (text.length <= max) return text;
   const hay = text.toLowerCase();
   // Nearly all text: each character one UTF-16 unit, of the same length lowercased, so string indices are characters.
