@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { freshSchema, PG_URL, pgUnavailable, realPgStore } from '../helpers/pg.js';
 import { PoolSession, withPlans } from '../../src/store/postgres/pg-session.js';
 import { pgMigrations } from '../../src/store/postgres/pg-migrations.js';
+import { textVector } from '../../src/store/postgres/pg-inserts.js';
 import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { expectUpgraded, oldRows } from './standing-upgrade.case.js';
 import { runStoreContract } from './store.case.js';
@@ -43,8 +44,10 @@ function plannedReadsStore(url: string, planned: Sent[]): { store: PgStore; sess
 
 /** Inserts `count` live findings (seq and id n, from 1) whose content is the SQL expression `content` of n, then analyzes them. */
 async function seedFindings(session: PoolSession, count: number, content: string): Promise<void> {
-  await session.query(`INSERT INTO objects (id, type, title, content, topics, topics_text, created_at, expires_at, dedupe_key, live_until)
-    SELECT lpad(n::text, 26, '0'), 'finding', 't', ${content}, '{}', '', n, 9e15, 'key' || n, 9e15 FROM generate_series(1, ${count}) n`);
+  const folded = ["agentboard_fold('t')", "agentboard_fold('')", `agentboard_fold(${content})`] as const;
+  await session.query(`INSERT INTO objects (id, type, title, content, topics, topics_text, created_at, expires_at, dedupe_key, live_until, words, stems)
+    SELECT lpad(n::text, 26, '0'), 'finding', 't', ${content}, '{}', '', n, 9e15, 'key' || n, 9e15, ${textVector('simple', folded)}, ${textVector('english', folded)}
+    FROM generate_series(1, ${count}) n`);
   await session.query('ANALYZE objects');
 }
 
@@ -225,8 +228,8 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       // Once the insert's statement waits on the lock, its snapshot is older than the other's commit.
       await expect.poll(async () => (await other.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")).rows[0].n).toBe(1);
       await other.query(
-        `INSERT INTO objects (id, type, title, content, topics, topics_text, created_at, expires_at, dedupe_key, live_until)
-         VALUES ('01J00000000000000000000001', 'finding', 't', 'c', ARRAY['x'], 'x', $1, $2, 'raced', $2)`,
+        `INSERT INTO objects (id, type, title, content, topics, topics_text, created_at, expires_at, dedupe_key, live_until, words, stems)
+         VALUES ('01J00000000000000000000001', 'finding', 't', 'c', ARRAY['x'], 'x', $1, $2, 'raced', $2, '', '')`,
         [live.now, live.now + 60_000],
       );
       await other.query('COMMIT');
@@ -235,6 +238,44 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       expect(r.object.id).toBe('01J00000000000000000000001');
     } finally {
       await other.end();
+      await dispose();
+    }
+  });
+
+  it('stores the full-text vectors the first schema generated, for publishes and imports alike, and refuses a row without them', async () => {
+    const { store, url, dispose } = await realPgStore();
+    const session = new PoolSession({ url, max: 1, connectTimeoutMs: 5000 });
+    try {
+      await store.migrate();
+      const live: LiveCriteria = { now: Date.now(), disputeMinContradictions: 2 };
+      const texts = [
+        ['Café… ERR_REQUIRE_ESM v1.2.3', 'naïve ﬁle at x.y@z.com, see http://a.b/c?d=1 — “quoted” ½ ² 😀\nsecond line', ['connection-pool', 'node']],
+        ['ÀÉÎ ñ ß Ω ﬀ', 'Ǆ tab\there; the pools were exhausting', ['x']],
+        ['t', 'x', ['y']],
+      ] as const;
+      for (const [i, [title, content, topics]] of texts.entries()) {
+        const id = `01J0000000000000000000000${i}`;
+        const o: NewObject = { id, type: 'finding', title, content, topics: [...topics], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id };
+        await publishObject(store, o, live);
+      }
+      async function* imported() {
+        yield [{ id: '01J00000000000000000000009', type: 'finding' as const, title: 'Imported: déjà vu', content: 'an import’s text, folded alike', topics: ['a-b'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: 'imported', verificationCount: 0, contradictionCount: 0, lastVerifiedAt: null, hidden: false, withdrawn: false }];
+      }
+      expect(await store.objects.bulkImport(imported(), live)).toBe(1);
+      // Migration 1's generated columns, written out as they were.
+      const generated = (config: string) =>
+        `setweight(to_tsvector('${config}', agentboard_fold(title)), 'A') || setweight(to_tsvector('${config}', agentboard_fold(topics_text)), 'B') || setweight(to_tsvector('${config}', agentboard_fold(content)), 'C')`;
+      const { rows } = await session.query<{ n: number; same: number; stemmed: boolean }>(
+        `SELECT count(*)::int AS n, count(*) FILTER (WHERE words = ${generated('simple')} AND stems = ${generated('english')})::int AS same,
+           bool_and(stems @@ to_tsquery('english', 'pool')) FILTER (WHERE id = '01J00000000000000000000001') AS stemmed FROM objects`,
+      );
+      expect(rows[0]).toEqual({ n: 4, same: 4, stemmed: true });
+      await expect(
+        session.query(`INSERT INTO objects (id, type, title, content, topics, topics_text, created_at, expires_at, dedupe_key, live_until)
+          VALUES ('x', 'finding', 't', 'c', '{}', '', 1, 2, 'k', 2)`),
+      ).rejects.toThrow(/null value in column "(words|stems)"/);
+    } finally {
+      await session.close();
       await dispose();
     }
   });
@@ -412,8 +453,8 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     const s = new PoolSession({ url, max: 1, connectTimeoutMs: 5000 });
     try {
       await store.migrate();
-      await s.query(`INSERT INTO objects (id, type, title, content, topics, topics_text, created_at, expires_at, dedupe_key, live_until)
-        SELECT lpad(n::text, 26, '0'), 'finding', 't', 'c', '{}', '', 0, 9e15, 'key' || n, 9e15 FROM generate_series(1, 20000) n`);
+      await s.query(`INSERT INTO objects (id, type, title, content, topics, topics_text, created_at, expires_at, dedupe_key, live_until, words, stems)
+        SELECT lpad(n::text, 26, '0'), 'finding', 't', 'c', '{}', '', 0, 9e15, 'key' || n, 9e15, '', '' FROM generate_series(1, 20000) n`);
       await s.query('ANALYZE objects');
       // A prepared statement turns generic after five runs; forced here, as it then is.
       const plan = await s.transaction(async (tx) => {

@@ -39,7 +39,17 @@ const RECORD = `"n" int, "id" text, "type" text, "title" text, "content" text, "
   "dedupeKey" text, "liveUntil" bigint, "now" bigint, "event" jsonb, "model" text, "vecStart" int, "vecLen" int`;
 
 /**
+ * An object's full-text vector in the configuration given, from the SQL of its folded title,
+ * topics and content, as the first schema's generated columns made it: weighted A, B and C.
+ */
+export const textVector = (config: 'simple' | 'english', folded: readonly [title: string, topics: string, content: string]) =>
+  folded.map((text, i) => `setweight(to_tsvector('${config}', ${text}), '${'ABC'[i]}')`).join(' || ');
+
+const FOLDED = ['f.title', 'f.topics', 'f.content'] as const;
+
+/**
  * The statement, by where the vectors given with objects go (none: every object is queued).
+ * Each object's texts are folded once, for both full-text vectors (textVector).
  * With @dedupe, each row first looks for a live object under its dedupe key
  * (agentboard_live_duplicate takes the key's lock, then looks with a snapshot that sees every
  * commit made under it) and is inserted only without one. The rows come sorted by key, so
@@ -49,14 +59,17 @@ const RECORD = `"n" int, "id" text, "type" text, "title" text, "content" text, "
 const insertRowsSql = (leg: 'pgvector' | 'memory' | null) => `
 WITH r AS MATERIALIZED (SELECT * FROM jsonb_to_recordset(@rows::jsonb) AS r(${RECORD})),
 existing AS MATERIALIZED (SELECT r.n, CASE WHEN @dedupe THEN agentboard_live_duplicate(r."dedupeKey", r.now) END AS id FROM r),
+folded AS MATERIALIZED (
+  SELECT r.n, agentboard_fold(r.title) AS title, agentboard_fold(r."topicsText") AS topics, agentboard_fold(r.content) AS content
+  FROM r JOIN existing e ON e.n = r.n WHERE e.id IS NULL),
 o AS (
   INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
     author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
-    hidden, withdrawn, injection, dedupe_key, live_until)
+    hidden, withdrawn, injection, dedupe_key, live_until, words, stems)
   SELECT r.id, r.type, r.title, r.content, r.topics, r."topicsText", r."sourceUrl", r."parentId", r."authorId", r."authorTrust",
     r."authorDomain", r."createdAt", r."expiresAt", r."lastVerifiedAt", r.verifications, r.contradictions,
-    r.hidden, r.withdrawn, r.injection, r."dedupeKey", r."liveUntil"
-  FROM r JOIN existing e ON e.n = r.n WHERE e.id IS NULL ORDER BY r.n
+    r.hidden, r.withdrawn, r.injection, r."dedupeKey", r."liveUntil", ${textVector('simple', FOLDED)}, ${textVector('english', FOLDED)}
+  FROM r JOIN folded f ON f.n = r.n ORDER BY r.n
   RETURNING ${ROW_COLUMNS.join(', ')}, live_until),
 topics AS (
   INSERT INTO object_topics (topic, object_id, live_until)
