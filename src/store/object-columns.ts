@@ -117,3 +117,29 @@ export function objectParams(o: NewObject & { hidden?: boolean; withdrawn?: bool
     dedupeKey: o.dedupeKey,
   };
 }
+
+/** A new object's row as it reads back once inserted with `p` (objectParams) under `seq`: no replies yet. */
+export function insertedColumns(p: ReturnType<typeof objectParams>, seq: number, injection: boolean, authorReputable: boolean): ObjectColumns<boolean> {
+  return {
+    seq,
+    id: p.id,
+    type: p.type,
+    title: p.title,
+    content: p.content,
+    source_url: p.sourceUrl,
+    parent_id: p.parentId,
+    author_id: p.authorId,
+    author_trust: p.authorTrust,
+    author_reputable: authorReputable,
+    author_domain: p.authorDomain,
+    created_at: p.createdAt,
+    expires_at: p.expiresAt,
+    last_verified_at: p.lastVerifiedAt,
+    verification_count: p.verifications,
+    contradiction_count: p.contradictions,
+    hidden: p.hidden,
+    withdrawn: p.withdrawn,
+    injection,
+    reply_count: 0,
+  };
+}

@@ -7,7 +7,7 @@ import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { liveUntil } from '../../domain/state.js';
 import type { ObjectVector } from '../../ports/embed-queue.js';
 import type { NewObject } from '../../ports/object-store.js';
-import { objectParams, STANDING_COLUMNS, standingFacts, toStoredObject, type ObjectColumns, type StandingColumns } from '../object-columns.js';
+import { insertedColumns, objectParams, STANDING_COLUMNS, standingFacts, toStoredObject, type ObjectColumns, type StandingColumns } from '../object-columns.js';
 
 /** Prepared statements by SQL text, shared by every half of one store. */
 export type Sql = (text: string) => Database.Statement;
@@ -90,8 +90,7 @@ export function writeFacts(sql: Sql, id: string, set: string, params: Record<str
 
 /**
  * Inserts one object, its full-text rows, its embedding job and its topic rows, and answers it
- * as stored; the caller holds the write transaction. A new object has no replies yet: it is
- * read back without SELECT_OBJECT's count.
+ * as stored; the caller holds the write transaction. A new object has no replies yet.
  *
  * Each write is a statement of its own, with no trigger and no RETURNING: either makes SQLite
  * open a statement journal (a statement that writes twice and may abort), whose savepoint
@@ -125,7 +124,9 @@ export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn
   else sql('INSERT INTO embed_queue (seq, enqueued_at) VALUES (?, ?)').run(seq, Date.now());
   const addTopic = sql('INSERT OR IGNORE INTO object_topics (topic, object_id, live_until) VALUES (?, ?, ?)');
   for (const t of o.topics) addTopic.run(t, o.id, p.liveUntil);
-  return toObject(sql(`SELECT *, 0 AS reply_count, ${authorReputableSql('objects')} AS author_reputable FROM objects WHERE seq = ?`).get(seq) as ObjectRow);
+  // Answered from what was bound, which the row holds as it is: read back, it cost a tenth of the insert.
+  const reputable = p.authorId !== null && sql('SELECT 1 FROM reputable_authors WHERE author_id = ?').get(p.authorId) !== undefined;
+  return toStoredObject(insertedColumns(p, seq, o.injectionSuspected, reputable), [...o.topics], (v) => v);
 }
 
 /** A new object's vector, logged for the copies in memory. */
