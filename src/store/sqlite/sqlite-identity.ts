@@ -1,7 +1,7 @@
 /** The identity half of the SQLite store: keys and reputable authors (migration 7). */
 import type { AuthorVoteStats } from '../../domain/reputation.js';
 import type { IdentityStore } from '../../ports/identity-store.js';
-import type { Sql } from './sqlite-rows.js';
+import { isReputable, type Sql } from './sqlite-rows.js';
 
 export class SqliteIdentity implements IdentityStore {
   constructor(private readonly sql: Sql) {}
@@ -36,6 +36,6 @@ export class SqliteIdentity implements IdentityStore {
   }
 
   async isReputable(authorId: string): Promise<boolean> {
-    return this.sql('SELECT 1 FROM reputable_authors WHERE author_id = ?').get(authorId) !== undefined;
+    return isReputable(this.sql, authorId);
   }
 }

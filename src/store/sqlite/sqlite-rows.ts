@@ -19,6 +19,9 @@ export interface ObjectRow extends ObjectColumns<number> {
 /** "Live" on the table aliased `alias` (parameter @now): `live_until` is kept by domain/state.ts. */
 export const liveSql = (alias: string) => `${alias}.live_until > @now`;
 
+/** Whether `authorId` stands as reputable now (reputable_authors). */
+export const isReputable = (sql: Sql, authorId: string): boolean => sql('SELECT 1 FROM reputable_authors WHERE author_id = ?').get(authorId) !== undefined;
+
 /** Whether the author of the object on the table aliased `alias` stands as reputable (reputable_authors). */
 const authorReputableSql = (alias: string) => `EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = ${alias}.author_id)`;
 
@@ -125,7 +128,7 @@ export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn
   const addTopic = sql('INSERT OR IGNORE INTO object_topics (topic, object_id, live_until) VALUES (?, ?, ?)');
   for (const t of o.topics) addTopic.run(t, o.id, p.liveUntil);
   // Answered from what was bound, which the row holds as it is: read back, it cost a tenth of the insert.
-  const reputable = p.authorId !== null && sql('SELECT 1 FROM reputable_authors WHERE author_id = ?').get(p.authorId) !== undefined;
+  const reputable = p.authorId !== null && isReputable(sql, p.authorId);
   return toStoredObject(insertedColumns(p, seq, o.injectionSuspected, reputable), [...o.topics], (v) => v);
 }
 
