@@ -50,24 +50,17 @@ export function clipChars(s: string, max: number): string {
   return chars.length <= max ? s : chars.slice(0, max - 1).join('') + ELLIPSIS;
 }
 
-/** A line break as deriveTitle splits lines. */
-const LINE_BREAK = /\r\n|\r|\n/gu;
+/** The first line (between CR, LF or CRLF) holding anything but white space. */
+const FIRST_FILLED_LINE = /[^\r\n]*\S[^\r\n]*/u;
 
 /**
  * A title from content: its first non-empty line, cut at a word boundary so that the result,
- * with a trailing `…` when cut, is at most `max` code points. Lines are taken one at a time:
- * normalisation never joins or moves characters across a line break, so the first line of the
- * NFC form is the NFC form of the first line.
+ * with a trailing `…` when cut, is at most `max` code points. That line alone is normalised:
+ * normalisation never joins or moves characters across a line break, nor turns white space
+ * into anything else or back, so it is the first non-empty line of the normalised content.
  */
 export function deriveTitle(content: string, max = 120): string {
-  let firstLine = '';
-  for (let from = 0; from <= content.length && !firstLine; ) {
-    LINE_BREAK.lastIndex = from;
-    const br = LINE_BREAK.exec(content);
-    const end = br ? br.index : content.length;
-    firstLine = collapseSpace(nfc(content.slice(from, end))).trim();
-    from = br ? end + br[0].length : content.length + 1;
-  }
+  const firstLine = collapseSpace(nfc(FIRST_FILLED_LINE.exec(content)?.[0] ?? '')).trim();
   // Code points never outnumber UTF-16 units: a line short in units is short enough.
   if (firstLine.length <= max) return firstLine;
   // Without surrogates each code point is one unit: the line is its own list of code points.
