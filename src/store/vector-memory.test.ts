@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyRows, bestIndices, ModelVectors, nearestLive, SlotIndex } from './vector-memory.js';
+import { applyRows, bestIndices, ModelVectors, nearestLive, Scratch, SlotIndex } from './vector-memory.js';
 
 /** A deterministic pseudo-random sequence, so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -173,5 +173,44 @@ describe('vector memory', () => {
     expect((m.nearest(q, 5).next().value as { seq: number }[])[0]!.seq).toBe(9001);
     m.remove(9001);
     expect((m.nearest(q, 5).next().value as { seq: number }[]).map((h) => h.seq)).not.toContain(9001);
+  });
+
+  it('answers each query alike when another query scores between its slices (they share scratch arrays), below and above approximateFrom', () => {
+    for (const approximateFrom of [100_000, 500]) {
+      const next = random(17);
+      const m = new ModelVectors({ approximateFrom, probes: 96 });
+      for (let seq = 1; seq <= 3000; seq++) m.put(seq, Array.from({ length: 24 }, () => next() - 0.5));
+      const queries = Array.from({ length: 2 }, () => Float32Array.from({ length: 24 }, () => next() - 0.5));
+      const alone = queries.map((q) => [...m.nearest(q, 10)].map((slice) => slice.map((h) => ({ ...h }))));
+      // Interleaved: a slice of one walk, then one of the other, each slice kept as given.
+      const walks = queries.map((q) => m.nearest(q, 10));
+      const interleaved: { seq: number; similarity: number }[][][] = [[], []];
+      for (let open = true; open; ) {
+        open = false;
+        walks.forEach((w, i) => {
+          const step = w.next();
+          if (step.done) return;
+          interleaved[i]!.push(step.value);
+          open = true;
+        });
+      }
+      expect(interleaved).toEqual(alone);
+      expect(alone[0]![0]).not.toEqual(alone[1]![0]);
+    }
+  });
+
+  it('scratch arrays: views of the length asked, grown as needed, keeping the values asked to keep', () => {
+    const scratch = new Scratch();
+    const a = scratch.ints(4);
+    a.set([1, 2, 3, 4]);
+    expect(scratch.ints(2)).toEqual(Int32Array.of(1, 2));
+    const grown = scratch.ints(10_000, 3);
+    expect(grown.length).toBe(10_000);
+    expect([...grown.subarray(0, 3)]).toEqual([1, 2, 3]);
+    expect(scratch.floats('x', 5).length).toBe(5);
+    scratch.floats('x', 5).fill(7);
+    // Names are apart: another name's array does not hold x's values.
+    expect([...scratch.floats('y', 5)]).toEqual([0, 0, 0, 0, 0]);
+    expect([...scratch.floats('x', 5)]).toEqual([7, 7, 7, 7, 7]);
   });
 });

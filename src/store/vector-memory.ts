@@ -114,6 +114,11 @@ export class ModelVectors {
   #listOf = new Uint16Array(0);
   readonly #at = new SlotIndex();
   #lists: VectorLists | null = null;
+  /**
+   * The first slice's arrays, kept from query to query: at a million vectors a query's probed
+   * slots and scores came to 6 MB of garbage, which the allocator kept as RSS long after.
+   */
+  readonly #scratch = new Scratch();
   /** How many vectors there were when the lists were learnt. */
   #listsFor = 0;
   constructor(private readonly index: VectorIndexSettings = DEFAULT_VECTOR_INDEX) {}
@@ -183,13 +188,14 @@ export class ModelVectors {
         given.add(seq);
         return { seq, similarity: s.sims[j]! };
       });
-    const s = this.#score(q, true);
-    const top = bestIndices(s.sims, s.count, Math.max(1, first), s.slots ? (j) => s.seqs[s.slots![j]!]! : (j) => s.seqs[j]!);
+    // Scored in the scratch arrays: read up before the first yield, as another query may reuse them.
+    const s = this.#score(q, this.#scratch);
+    const top = bestIndices(s.sims, s.count, Math.max(1, first), s.slots ? (j) => s.seqs[s.slots![j]!]! : (j) => s.seqs[j]!, this.#scratch);
     yield slice(s, top);
     if (given.size >= this.size) return;
     // More were wanted (filters passed over many): order the rest, scored afresh over every
     // vector (the vectors may also have changed while the caller was away).
-    const all = this.#score(q, false);
+    const all = this.#score(q, null);
     const rest = [...all.sims.keys()].filter((i) => !given.has(all.seqs[i]!)).sort((a, b) => all.sims[b]! - all.sims[a]! || all.seqs[a]! - all.seqs[b]!);
     for (let from = 0, size = top.length * 4; from < rest.length; from += size, size *= 4) yield slice(all, rest.slice(from, from + size));
   }
@@ -224,45 +230,75 @@ export class ModelVectors {
     return this.#lists;
   }
 
-  /** Scores every vector, or (`probed`, once the index answers) those of the nearest lists. */
-  #score(q: Float32Array, probed: boolean): Scored {
+  /**
+   * Scores every vector, or (given scratch, once the index answers) those of the nearest lists;
+   * given scratch, the answer's arrays are the scratch's.
+   */
+  #score(q: Float32Array, scratch: Scratch | null): Scored {
     const n = this.#seqs.length;
     const rows = this.#rows!;
     const scales = this.#scales;
-    const lists = probed ? this.#currentLists() : null;
+    const lists = scratch ? this.#currentLists() : null;
     if (!lists) {
-      const sims = new Float32Array(n);
+      const sims = scratch ? scratch.floats('sims', n) : new Float32Array(n);
       rows.dot(q, n, sims);
       for (let i = 0; i < n; i++) sims[i]! *= scales[i]!;
       return { slots: null, sims, count: n, seqs: this.#seqs };
     }
     const wanted = lists.nearestLists(q, this.index.probes);
     const listOf = this.#listOf;
-    let slots = new Int32Array(Math.ceil((n * this.index.probes) / LISTS) * 2 + 64);
+    let slots = scratch!.ints(Math.ceil((n * this.index.probes) / LISTS) * 2 + 64);
     let count = 0;
     for (let i = 0; i < n; i++) {
       if (wanted[listOf[i]!] === 0) continue;
-      if (count === slots.length) {
-        const grown = new Int32Array(count * 2);
-        grown.set(slots);
-        slots = grown;
-      }
+      if (count === slots.length) slots = scratch!.ints(count * 2, count);
       slots[count++] = i;
     }
-    const sims = new Float32Array(count);
+    const sims = scratch!.floats('sims', count);
     rows.dot(q, count, sims, slots);
     for (let j = 0; j < count; j++) sims[j]! *= scales[slots[j]!]!;
     return { slots, sims, count, seqs: this.#seqs };
   }
 }
 
+/** Arrays reused from call to call, each of at least the length asked (views of that length). */
+export class Scratch {
+  readonly #floats = new Map<string, Float32Array>();
+  #ints = new Int32Array(0);
+
+  floats(name: string, length: number): Float32Array {
+    let a = this.#floats.get(name);
+    if (!a || a.length < length) this.#floats.set(name, (a = new Float32Array(grown(length))));
+    return a.subarray(0, length);
+  }
+
+  /** Growing, keeps the first `kept` values. */
+  ints(length: number, kept = 0): Int32Array {
+    if (this.#ints.length < length) {
+      const old = this.#ints;
+      this.#ints = new Int32Array(grown(length));
+      this.#ints.set(old.subarray(0, kept));
+    }
+    return this.#ints.subarray(0, length);
+  }
+}
+
+/** A little over what is asked, so that a board growing by a few vectors does not reallocate at every query. */
+const grown = (length: number) => Math.ceil(length * 1.125) + 64;
+
 /**
  * The `k` highest of `sims[0..count)`, highest first, ties by `seqOf` ascending: the k-th highest
  * value is selected in linear time (on a scratch copy), and only what reaches it is sorted.
  */
-export function bestIndices(sims: Float32Array, count: number, k: number, seqOf: (j: number) => number): number[] {
+export function bestIndices(sims: Float32Array, count: number, k: number, seqOf: (j: number) => number, scratch?: Scratch): number[] {
   const picked: number[] = [];
-  const threshold = k >= count ? -Infinity : kthHighest(sims.slice(0, count), k);
+  const copy = () => {
+    if (!scratch) return sims.slice(0, count);
+    const c = scratch.floats('selection', count);
+    c.set(sims.subarray(0, count));
+    return c;
+  };
+  const threshold = k >= count ? -Infinity : kthHighest(copy(), k);
   for (let j = 0; j < count; j++) if (sims[j]! >= threshold) picked.push(j);
   picked.sort((a, b) => sims[b]! - sims[a]! || seqOf(a) - seqOf(b));
   // Values equal to the threshold may have taken more than k places.
