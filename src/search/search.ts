@@ -87,6 +87,13 @@ const objectSize = (o: StoredObject): number => 400 + 2 * (o.title.length + o.co
 const lexicalSize = (hits: readonly LexicalHit[]): number =>
   hits.reduce((n, h) => n + 160 + 2 * (h.id.length + (h.text ? h.text.title.length + h.text.content.length : 0)), 64);
 
+/** A candidate with its final score, and its object once read for the page. */
+interface Ranked {
+  c: Candidate;
+  final: number;
+  object: StoredObject | null;
+}
+
 interface Candidate {
   facts: CandidateFacts;
   lexical?: { relevance: number; tier: MatchTier };
@@ -156,7 +163,7 @@ export class Searcher {
       relevanceExponent: limits.search.relevanceExponent,
     };
     const ranked = [...candidates.values()]
-      .map((c) => {
+      .map((c): Ranked => {
         const lex = c.lexical?.relevance ?? 0;
         const sem = c.semantic?.similarity ?? 0;
         // A text holding the whole query verbatim is ranked as lexical mode ranks it: nearness
@@ -175,7 +182,7 @@ export class Searcher {
           params,
           tierWeight,
         );
-        return { c, final };
+        return { c, final, object: null };
       })
       .sort((a, b) => b.final - a.final || (a.c.facts.id < b.c.facts.id ? 1 : -1));
     const page = await this.#read(ranked, query.limit, live);
@@ -200,15 +207,19 @@ export class Searcher {
    * The ranked candidates' objects, read in full for the page only, best first. One that
    * stopped being live after it was ranked (a concurrent hide or vote) gives way to the next.
    */
-  async #read<R extends { c: Candidate }>(ranked: R[], limit: number, live: LiveCriteria): Promise<(R & { object: StoredObject })[]> {
-    const page: (R & { object: StoredObject })[] = [];
+  async #read(ranked: Ranked[], limit: number, live: LiveCriteria): Promise<(Ranked & { object: StoredObject })[]> {
+    const page: (Ranked & { object: StoredObject })[] = [];
     for (let from = 0; page.length < limit && from < ranked.length; ) {
       const slice = ranked.slice(from, from + limit - page.length);
       from += slice.length;
       const read = await this.#objects(slice.map((r) => r.c.facts.id), live);
       for (const r of slice) {
         const object = read.get(r.c.facts.id);
-        if (object && stateOf(object, live) === 'live') page.push({ ...r, object });
+        if (object && stateOf(object, live) === 'live') {
+          // The ranked entry is this search's own: given its object in place, not copied.
+          r.object = object;
+          page.push(r as Ranked & { object: StoredObject });
+        }
       }
     }
     return page;
@@ -314,8 +325,9 @@ export class Searcher {
 
   /** Topics carried by the results (besides the filter), with their live counts, highest first. */
   async #relatedFromHits(live: LiveCriteria, hits: SearchHit[], exclude: readonly string[]): Promise<TopicCount[]> {
-    const slugs = [...new Set(hits.flatMap((h) => h.object.topics))].filter((s) => !exclude.includes(s));
-    const counts = await this.deps.topicCounts(live, slugs);
+    const slugs = new Set<string>();
+    for (const h of hits) for (const t of h.object.topics) if (!exclude.includes(t)) slugs.add(t);
+    const counts = await this.deps.topicCounts(live, [...slugs]);
     return counts.slice(0, this.deps.limits.relatedTopicsMax);
   }
 
