@@ -162,20 +162,23 @@ export function readStaticLookup(onnx: Uint8Array): StaticLookup | null {
 
 /**
  * Each text's vector from its token ids (each below `rows`): the mean of their rows, summed in
- * float64 in token order, as the embedder pools the runtime's output.
+ * float64 in token order, as the embedder pools the runtime's output. One dimension at a time
+ * over the tokens, its sum in a register: summing rows into an array of sums stored each
+ * addition, 22-25 µs a text of 42 tokens here against 13-17 (the same sums, to the last bit).
  */
 export function lookupMeans(model: StaticLookup, texts: readonly number[][]): (Float32Array | null)[] {
   const { matrix, dims } = model;
-  const sums = new Float64Array(dims);
   return texts.map((ids) => {
-    if (ids.length === 0) return null;
-    sums.fill(0);
-    for (const id of ids) {
-      const at = id * dims;
-      for (let d = 0; d < dims; d++) sums[d]! += matrix[at + d]!;
-    }
+    const n = ids.length;
+    if (n === 0) return null;
+    const rows = new Int32Array(n);
+    for (let t = 0; t < n; t++) rows[t] = ids[t]! * dims;
     const v = new Float32Array(dims);
-    for (let d = 0; d < dims; d++) v[d] = sums[d]! / ids.length;
+    for (let d = 0; d < dims; d++) {
+      let sum = 0;
+      for (let t = 0; t < n; t++) sum += matrix[rows[t]! + d]!;
+      v[d] = sum / n;
+    }
     return v;
   });
 }

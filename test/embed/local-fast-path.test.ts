@@ -101,6 +101,17 @@ describe('the bundled model without the inference runtime', () => {
     // Pooling: the mean of the rows, in float64.
     const [v] = lookupMeans(lookup, [[5, 7]]);
     expect(v![3]).toBeCloseTo((lookup.matrix[5 * 64 + 3]! + lookup.matrix[7 * 64 + 3]!) / 2, 7);
+    // Exactly the rows summed in float64 (repeats included), divided, then rounded to float32.
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const texts = Array.from({ length: 50 }, (_, i) => Array.from({ length: 1 + ((i * 7) % 60) }, () => Math.floor(next() * lookup.rows)));
+    texts.push([3, 3, 3]);
+    lookupMeans(lookup, texts).forEach((got, i) => {
+      const ids = texts[i]!;
+      const want = Float32Array.from({ length: 64 }, (_, d) => ids.reduce((sum, id) => sum + lookup.matrix[id * 64 + d]!, 0) / ids.length);
+      expect(Array.from(got!)).toEqual(Array.from(want));
+    });
+    expect(lookupMeans(lookup, [[]])).toEqual([null]);
     // Any other graph, a cut file or bytes that are no ONNX at all: not a lookup.
     const renamed = Buffer.from(onnx);
     renamed.write('Mux', renamed.indexOf('Mul'), 'latin1');
