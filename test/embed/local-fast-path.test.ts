@@ -102,8 +102,7 @@ describe('the bundled model without the inference runtime', () => {
     const [v] = lookupMeans(lookup, [[5, 7]]);
     expect(v![3]).toBeCloseTo((lookup.matrix[5 * 64 + 3]! + lookup.matrix[7 * 64 + 3]!) / 2, 7);
     // Exactly the rows summed in float64 (repeats included), divided, then rounded to float32.
-    let seed = 7;
-    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const next = random(7);
     const texts = Array.from({ length: 50 }, (_, i) => Array.from({ length: 1 + ((i * 7) % 60) }, () => Math.floor(next() * lookup.rows)));
     texts.push([3, 3, 3]);
     lookupMeans(lookup, texts).forEach((got, i) => {
