@@ -8,10 +8,10 @@ import type { NewEvent } from '../../domain/events.js';
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import type { ObjectVector } from '../../ports/embed-queue.js';
 import type { NewObject } from '../../ports/object-store.js';
-import { objectParams } from '../object-columns.js';
+import { insertedObject, objectParams } from '../object-columns.js';
 import { NOTIFY_CHANGED } from './pg-changes.js';
 import { EVENT_COLUMNS, EVENTS_LOCK, eventValues } from './pg-events.js';
-import { all, authorReputableSql, getObjectRow, OBJECT_COLUMNS, ROW_COLUMNS, toObject, type ObjectRow } from './pg-rows.js';
+import { all, authorReputableSql, getObjectRow } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
 import { flatVectors, MemoryVectors, notifyVectorsSql, VECTORS_CHANNEL, type PgvectorLeg } from './pg-vectors.js';
 
@@ -70,7 +70,7 @@ o AS (
     r."authorDomain", r."createdAt", r."expiresAt", r."lastVerifiedAt", r.verifications, r.contradictions,
     r.hidden, r.withdrawn, r.injection, r."dedupeKey", r."liveUntil", ${textVector('simple', FOLDED)}, ${textVector('english', FOLDED)}
   FROM r JOIN folded f ON f.n = r.n ORDER BY r.n
-  RETURNING ${ROW_COLUMNS.join(', ')}, live_until),
+  RETURNING seq, id, topics, author_id, live_until),
 topics AS (
   INSERT INTO object_topics (topic, object_id, live_until)
   SELECT DISTINCT t, o.id, o.live_until FROM o, unnest(o.topics) AS t),
@@ -90,7 +90,7 @@ announced AS MATERIALIZED (
 appended AS (
   INSERT INTO events (${EVENT_COLUMNS})
   SELECT ${eventValues('r.event')} FROM announced, r JOIN o ON o.id = r.id WHERE r.event IS NOT NULL ORDER BY r.n)
-SELECT r.n, e.id AS existing_id, ${OBJECT_COLUMNS}, 0::bigint AS reply_count, ${authorReputableSql('o')} AS author_reputable${
+SELECT r.n, e.id AS existing_id, o.seq, ${authorReputableSql('o')} AS author_reputable${
   leg === 'memory' ? ', (SELECT count(*) FROM notified) AS notified' : ''
 }
 FROM r JOIN existing e ON e.n = r.n LEFT JOIN o ON o.id = r.id`;
@@ -117,32 +117,40 @@ export async function insertRows(db: PgSession, rows: readonly RowToInsert[], en
   // Each row's vector is its slice of one flat array, in the rows' order.
   const vectors: Float32Array[] = [];
   let offset = 0;
+  // Each row's values as bound, by its index: a created object is answered from them (as it reads back).
+  const bound = new Map<number, ReturnType<typeof objectParams>>();
   const json = sent.map(({ n, row: { object: o, live, event, vector } }) => {
     const slice = leg && vector ? { model: vector.model, vecStart: offset, vecLen: vector.vector.length } : { model: null, vecStart: 0, vecLen: 0 };
     if (slice.model !== null) {
       vectors.push(vector!.vector);
       offset += slice.vecLen;
     }
-    return { ...objectParams(o, live.disputeMinContradictions), n, topics: o.topics, injection: o.injectionSuspected, now: live.now, event, ...slice };
+    const params = objectParams(o, live.disputeMinContradictions);
+    bound.set(n, params);
+    return { ...params, n, topics: o.topics, injection: o.injectionSuspected, now: live.now, event, ...slice };
   });
   const { flat } = flatVectors(vectors);
   const memory = leg instanceof MemoryVectors;
-  const answered = await all<ObjectRow & { n: number; existing_id: string | null }>(
+  const answered = await all<{ n: number; existing_id: string | null; seq: string | number | null; author_reputable: boolean | null }>(
     db,
     leg === null ? INSERT_ROWS.none : memory ? INSERT_ROWS.memory : INSERT_ROWS.pgvector,
     { rows: JSON.stringify(json), dedupe, enqueuedAt, ...(leg === null ? {} : { vectors: flat }), ...(memory ? { channel: VECTORS_CHANNEL, origin: leg.origin } : {}) },
   );
   const byN = new Map<number, Inserted>();
   const took = new Map<string, { seq: number; vector: Float32Array }[]>();
-  for (const { n, existing_id: existingId, ...stored } of answered) {
-    const vector = existingId === null ? rows[n]!.vector : null;
+  for (const { n, existing_id: existingId, seq, author_reputable: reputable } of answered) {
+    if (existingId !== null) {
+      // A duplicate is read by a second statement: the rare case keeps the common one's plan small.
+      byN.set(n, { object: (await getObjectRow(db, existingId, rows[n]!.live))!, created: false });
+      continue;
+    }
+    const { object: o, vector } = rows[n]!;
     if (vector && memory) {
       const items = took.get(vector.model) ?? [];
-      items.push({ seq: Number(stored.seq), vector: vector.vector });
+      items.push({ seq: Number(seq), vector: vector.vector });
       took.set(vector.model, items);
     }
-    // A duplicate is read by a second statement: the rare case keeps the common one's plan small.
-    byN.set(n, existingId === null ? { object: toObject(stored), created: true } : { object: (await getObjectRow(db, existingId, rows[n]!.live))!, created: false });
+    byN.set(n, { object: insertedObject(o, bound.get(n)!, Number(seq), reputable === true), created: true });
   }
   // This instance's copy takes its own vectors in as they are; the others read them back.
   if (memory) for (const [model, items] of took) leg.took(model, items);

@@ -7,7 +7,7 @@ import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { liveUntil } from '../../domain/state.js';
 import type { ObjectVector } from '../../ports/embed-queue.js';
 import type { NewObject } from '../../ports/object-store.js';
-import { insertedColumns, objectParams, STANDING_COLUMNS, standingFacts, toStoredObject, type ObjectColumns, type StandingColumns } from '../object-columns.js';
+import { insertedObject, objectParams, STANDING_COLUMNS, standingFacts, toStoredObject, type ObjectColumns, type StandingColumns } from '../object-columns.js';
 
 /** Prepared statements by SQL text, shared by every half of one store. */
 export type Sql = (text: string) => Database.Statement;
@@ -127,9 +127,7 @@ export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn
   else sql('INSERT INTO embed_queue (seq, enqueued_at) VALUES (?, ?)').run(seq, Date.now());
   const addTopic = sql('INSERT OR IGNORE INTO object_topics (topic, object_id, live_until) VALUES (?, ?, ?)');
   for (const t of o.topics) addTopic.run(t, o.id, p.liveUntil);
-  // Answered from what was bound, which the row holds as it is: read back, it cost a tenth of the insert.
-  const reputable = p.authorId !== null && isReputable(sql, p.authorId);
-  return toStoredObject(insertedColumns(p, seq, o.injectionSuspected, reputable), [...o.topics], (v) => v);
+  return insertedObject(o, p, seq, p.authorId !== null && isReputable(sql, p.authorId));
 }
 
 /** A new object's vector, logged for the copies in memory. */
