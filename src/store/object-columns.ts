@@ -81,6 +81,17 @@ export type CandidateRow = [id: string, createdAt: number, verificationCount: nu
 /** The candidate columns at the start of a row of values (a query's may go on with its own). */
 export const candidateColumns = ([id, created_at, verification_count, contradiction_count]: readonly [...CandidateRow, ...unknown[]]): CandidateColumns => ({ id, created_at, verification_count, contradiction_count });
 
+/** CANDIDATE_COLUMNS' values a column at a time (PostgreSQL's allAsColumns), at the start of a statement's columns. */
+export type CandidateValues = [ids: string[], createdAt: number[], verificationCounts: number[], contradictionCounts: number[]];
+
+/** The candidate columns of row `i` of values taken a column at a time. */
+export const candidateColumnsAt = ([ids, createdAt, verifications, contradictions]: readonly [...CandidateValues, ...unknown[]], i: number): CandidateColumns => ({
+  id: ids[i]!,
+  created_at: createdAt[i]!,
+  verification_count: verifications[i]!,
+  contradiction_count: contradictions[i]!,
+});
+
 /** The candidate with the leg's own fields (`extra`), built as one literal: spreads cost more than the query per row. */
 export const toCandidate = <Extra extends object>(row: CandidateColumns, extra: Extra): CandidateFacts & Extra =>
   Object.assign({ id: row.id, createdAt: row.created_at, verificationCount: row.verification_count, contradictionCount: row.contradiction_count }, extra);

@@ -48,19 +48,19 @@ export async function one<R>(db: PgSession, sql: string, params: Params = {}): P
 }
 
 /**
- * The rows of `sql`, in `order` (null: any), as arrays of `columns`' values sent as one JSON
- * value: for a search's candidates node-postgres would build an object per row and parse every
- * field on its own (100 rows of 10 columns: 170 µs of the board's CPU, against 60 for one JSON
- * value). Integers, finite floats (shortest exact text either way), booleans and text read back
- * alike.
+ * The values of `columns` over the rows of `sql`, a column at a time, sent as one JSON value:
+ * for a search's candidates node-postgres would build an object per row and parse every field
+ * on its own (100 rows of 10 columns: 170 µs of the board's CPU, against 60 for one JSON
+ * value). A column at a time, the server aggregates each column once its type is known, where
+ * an array per row looked each value's type up again (the lexical statement 0.42 ms against
+ * 0.50), and JSON.parse builds one array per column (15 µs for 87 candidates, against 25).
+ * The rows come in no given order, alike in every column: a caller wanting one sorts. Integers,
+ * finite floats (shortest exact text either way), booleans and text read back alike.
  */
-export async function allAsArrays<R extends readonly unknown[]>(db: PgSession, sql: string, columns: readonly string[], order: string | null, params: Params = {}): Promise<R[]> {
-  const row = await one<{ rows: string }>(
-    db,
-    `SELECT coalesce(json_agg(json_build_array(${columns.map((c) => `r.${c}`).join(', ')})${order ? ` ORDER BY ${order}` : ''}), '[]')::text AS rows FROM (${sql}) r`,
-    params,
-  );
-  return JSON.parse(row!.rows) as R[];
+export async function allAsColumns<C extends readonly unknown[][]>(db: PgSession, sql: string, columns: readonly string[], params: Params = {}): Promise<C> {
+  const row = await one<{ columns: string }>(db, `SELECT json_build_array(${columns.map((c) => `json_agg(r.${c})`).join(', ')})::text AS columns FROM (${sql}) r`, params);
+  // Over no rows, each aggregate is null.
+  return (JSON.parse(row!.columns) as (unknown[] | null)[]).map((values) => values ?? []) as unknown as C;
 }
 
 /** Runs a write; answers the number of rows it touched. */

@@ -6,8 +6,8 @@
  * Semantic: pg-vectors.ts.
  */
 import type { LexicalHit, LexicalQuery, SearchIndex, SemanticHit, SemanticQuery } from '../../ports/search-index.js';
-import { CANDIDATE_COLUMNS, candidateColumns, toCandidate, type CandidateRow } from '../object-columns.js';
-import { addFilters, allAsArrays, limitSql, liveParams, liveSql, one, type Params } from './pg-rows.js';
+import { CANDIDATE_COLUMNS, candidateColumnsAt, toCandidate, type CandidateValues } from '../object-columns.js';
+import { addFilters, allAsColumns, limitSql, liveParams, liveSql, one, type Params } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
 import type { MemoryVectors, PgvectorLeg } from './pg-vectors.js';
 
@@ -150,23 +150,26 @@ export class PgSearchIndex implements SearchIndex {
             // the union with a scan of the whole table, and merged whole, it sorts every vector.
             `SELECT DISTINCT ON (o.seq) * FROM (${parsed.each.map((t, i) => ((params[`e${i}`] = t), `(${windowed(`@e${i}`)})`)).join(' UNION ALL ')}) o`;
     // Scored and marked once (materialized); then only phrase hits read their text, in one lookup.
-    const rows = await allAsArrays<[...CandidateRow, score: number, allTerms: boolean, phrase: boolean, text: [title: string, content: string] | null]>(
+    const values = await allAsColumns<[...CandidateValues, scores: number[], allTerms: boolean[], phrases: boolean[], texts: ([title: string, content: string] | null)[], seqs: number[]]>(
       few || common ? this.planned : this.db,
       `WITH scored AS MATERIALIZED (${scored})
        SELECT h.*, CASE WHEN h.phrase THEN (SELECT json_build_array(o.title, o.content) FROM objects o WHERE o.seq = h.seq) END AS text
        FROM (SELECT * FROM scored WHERE score > 0 ORDER BY score DESC, seq ${limitSql(q.limit)}) h`,
-      ['id', 'created_at', 'verification_count', 'contradiction_count', 'score', 'all_terms', 'phrase', 'text'],
-      'r.score DESC, r.seq',
+      ['id', 'created_at', 'verification_count', 'contradiction_count', 'score', 'all_terms', 'phrase', 'text', 'seq'],
       params,
     );
-    return rows.map((r) =>
-      toCandidate(candidateColumns(r), {
-        relevance: r[4],
-        allTerms: r[5],
-        phrase: r[6],
-        text: r[7] ? { title: r[7][0], content: r[7][1] } : undefined,
-      }),
-    );
+    const [, , , , scores, holdAll, phrases, texts, seqs] = values;
+    // Best first, as the statement picked them: the scores read back as the very doubles.
+    const order = seqs.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]! || seqs[a]! - seqs[b]!);
+    return order.map((i) => {
+      const text = texts[i];
+      return toCandidate(candidateColumnsAt(values, i), {
+        relevance: scores[i]!,
+        allTerms: holdAll[i]!,
+        phrase: phrases[i]!,
+        text: text ? { title: text[0], content: text[1] } : undefined,
+      });
+    });
   }
 
   async allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed' | 'window'>, upTo: number): Promise<number> {

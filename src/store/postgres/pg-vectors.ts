@@ -10,9 +10,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { SemanticHit, SemanticQuery } from '../../ports/search-index.js';
-import { CANDIDATE_COLUMNS, candidateColumns, toCandidate, type CandidateColumns, type CandidateRow } from '../object-columns.js';
+import { CANDIDATE_COLUMNS, candidateColumnsAt, toCandidate, type CandidateColumns, type CandidateValues } from '../object-columns.js';
 import { applyRows, DEFAULT_VECTOR_INDEX, ModelVectors, nearestLive, type VectorIndexSettings } from '../vector-memory.js';
-import { addFilters, all, allAsArrays, liveParams, liveSql, type Params } from './pg-rows.js';
+import { addFilters, all, allAsColumns, liveParams, liveSql, type Params } from './pg-rows.js';
 import type { PgRoot, PgSession } from './pg-session.js';
 
 export const VECTORS_CHANNEL = 'agentboard_vectors';
@@ -103,14 +103,14 @@ async function factsAmong(db: PgSession, seqs: number[], q?: SemanticQuery): Pro
     where.push(liveSql('o'));
     addFilters(q, where, params);
   }
-  const rows = await allAsArrays<[...CandidateRow, seq: number, liveUntil: number]>(
+  const values = await allAsColumns<[...CandidateValues, seqs: number[], liveUntil: number[]]>(
     db,
     `SELECT ${CANDIDATE_COLUMNS}, o.seq, o.live_until FROM objects o WHERE ${where.join(' AND ')}`,
     ['id', 'created_at', 'verification_count', 'contradiction_count', 'seq', 'live_until'],
-    null,
     params,
   );
-  return new Map(rows.map((r) => [r[4], { columns: candidateColumns(r), liveUntil: r[5] }]));
+  const [, , , , found, liveUntil] = values;
+  return new Map(found.map((seq, i) => [seq, { columns: candidateColumnsAt(values, i), liveUntil: liveUntil[i]! }]));
 }
 
 /** Live objects among `seqs` that pass the filters, by seq. */
