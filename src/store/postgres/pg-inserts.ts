@@ -127,7 +127,9 @@ export async function insertRows(db: PgSession, rows: readonly RowToInsert[], en
     }
     const params = objectParams(o, live.disputeMinContradictions);
     bound.set(n, params);
-    return { ...params, n, topics: o.topics, injection: o.injectionSuspected, now: live.now, event, ...slice };
+    // The row's other fields join its values, which none of them names: spread into a new
+    // object instead, with the stringify after it, a row cost 16 µs against 2.7.
+    return Object.assign(params, { n, topics: o.topics, injection: o.injectionSuspected, now: live.now, event }, slice);
   });
   const { flat } = flatVectors(vectors);
   const memory = leg instanceof MemoryVectors;
