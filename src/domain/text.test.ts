@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalText, codePoints, collapseSpace, deriveTitle } from './text.js';
+import { canonicalText, codePoints, collapseSpace, deriveTitle, nfc } from './text.js';
 
 describe('deriveTitle', () => {
   it('takes the first non-empty line as it is when short', () => {
@@ -44,5 +44,13 @@ describe('collapseSpace', () => {
 describe('canonicalText', () => {
   it('NFC-normalises, collapses whitespace and trims', () => {
     expect(canonicalText(' e\u0301  a\n\tb ')).toBe('é a b');
+  });
+});
+
+describe('nfc', () => {
+  it('answers what String.prototype.normalize does, ASCII or not', () => {
+    const texts = ['', 'plain ASCII, with \t tabs\nand \x00 controls ~', 'cafe\u0301', 'caf\u00e9', 'A\u030A\u0301 \u212B', '\uD800 lone', '😀 e\u0301', 'ｆｕｌｌ width', '\x7f\x80'];
+    for (const t of texts) expect(nfc(t)).toBe(t.normalize('NFC'));
+    expect(nfc('cafe\u0301')).toBe('caf\u00e9');
   });
 });

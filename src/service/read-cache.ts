@@ -9,7 +9,7 @@
  *     leaving the live set (which moves listings, reply counts and topic counts).
  * Entries are evicted least recently used past `maxBytes`. With `maxBytes` 0 nothing is kept.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { nextShownChange } from '../domain/state.js';
 import type { StoredObject } from '../domain/model.js';
 import type { Store } from '../ports/store.js';
@@ -62,7 +62,7 @@ export interface ReadCacheOptions {
   expiringFraction: number;
 }
 
-export const etagOf = (body: string | Uint8Array): string => `"${createHash('sha1').update(body).digest('base64url')}"`;
+export const etagOf = (body: string | Uint8Array): string => `"${hash('sha1', body, 'base64url')}"`;
 
 export class ReadCache {
   readonly #entries = new Map<string, Node>();
