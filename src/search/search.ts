@@ -136,7 +136,7 @@ export class Searcher {
     const lexHits = lexicalRuns ? await (lexicalEarly ?? this.#lexicalLeg(lexicalQuery, query)) : [];
     const semHits = semantic?.hits ?? [];
 
-    const candidates = new Map<string, Candidate>();
+    let candidates: Candidate[] = [];
     const lexFloor = legFloor(lexHits.map((h) => h.relevance), limits.search.lexicalFloor);
     const lexSpread = spread(lexHits.map((h) => h.relevance));
     const foldedQuery = fold(query.q);
@@ -144,15 +144,21 @@ export class Searcher {
       const tier = matchTier(foldedQuery, h, h.text?.title ?? '', h.text?.content ?? '');
       // Holding every query word makes a lexical result, however common the words.
       if (tier === 0 && h.relevance < lexFloor) continue;
-      candidates.set(h.id, { facts: h, lexical: { relevance: lexSpread(h.relevance), tier } });
+      candidates.push({ facts: h, lexical: { relevance: lexSpread(h.relevance), tier } });
     }
-    const semFloor = legFloor(semHits.map((h) => h.similarity), limits.search.semanticFloor, limits.search.semanticMinSimilarity);
-    const semSpread = spread(semHits.map((h) => h.similarity));
-    for (const h of semHits) {
-      if (h.similarity < semFloor) continue;
-      const c = candidates.get(h.id) ?? { facts: h };
-      c.semantic = { similarity: semSpread(h.similarity) };
-      candidates.set(h.id, c);
+    if (semHits.length) {
+      // The legs meet by id: an object both found is one candidate. (Indexed only then: a
+      // lexical search's hundred ids hashed into a map were 2% of its request thread.)
+      const byId = new Map(candidates.map((c) => [c.facts.id, c]));
+      const semFloor = legFloor(semHits.map((h) => h.similarity), limits.search.semanticFloor, limits.search.semanticMinSimilarity);
+      const semSpread = spread(semHits.map((h) => h.similarity));
+      for (const h of semHits) {
+        if (h.similarity < semFloor) continue;
+        const c = byId.get(h.id) ?? { facts: h };
+        c.semantic = { similarity: semSpread(h.similarity) };
+        byId.set(h.id, c);
+      }
+      candidates = [...byId.values()];
     }
 
     const both = lexicalRuns && semanticRan;
@@ -161,7 +167,7 @@ export class Searcher {
       freshnessFloor: limits.search.freshnessFloor,
       relevanceExponent: limits.search.relevanceExponent,
     };
-    const ranked = [...candidates.values()]
+    const ranked = candidates
       .map((c): Ranked => {
         const lex = c.lexical?.relevance ?? 0;
         const sem = c.semantic?.similarity ?? 0;
