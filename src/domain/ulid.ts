@@ -57,9 +57,12 @@ export class UlidGenerator {
     let time = this.clock.now();
     if (time <= this.#lastTime) {
       time = this.#lastTime;
-      if (this.#lo < HALF - 1) this.#lo++;
-      else if (this.#hi < HALF - 1) [this.#hi, this.#lo] = [this.#hi + 1, 0];
-      else {
+      if (this.#lo < HALF - 1) {
+        this.#lo++;
+      } else if (this.#hi < HALF - 1) {
+        this.#hi++;
+        this.#lo = 0;
+      } else {
         // Random space of this millisecond exhausted: borrow the next millisecond.
         time += 1;
         this.#fresh();

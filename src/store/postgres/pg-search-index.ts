@@ -158,14 +158,14 @@ export class PgSearchIndex implements SearchIndex {
       ['id', 'created_at', 'verification_count', 'contradiction_count', 'score', 'all_terms', 'phrase', 'text', 'seq'],
       params,
     );
-    const [, , , , scores, holdAll, phrases, texts, seqs] = values;
+    const [, , , , scores, holdsAll, phrases, texts, seqs] = values;
     // Best first, as the statement picked them: the scores read back as the very doubles.
     const order = seqs.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]! || seqs[a]! - seqs[b]!);
     return order.map((i) => {
       const text = texts[i];
       return toCandidate(candidateColumnsAt(values, i), {
         relevance: scores[i]!,
-        allTerms: holdAll[i]!,
+        allTerms: holdsAll[i]!,
         phrase: phrases[i]!,
         text: text ? { title: text[0], content: text[1] } : undefined,
       });
