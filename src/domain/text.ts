@@ -2,7 +2,7 @@
  * Text rules shared by validation, titles and dedupe. "Characters" are Unicode code points
  * after NFC normalisation (decisions.md).
  */
-/** Text of ASCII characters only: NFC leaves it as it is. */
+/** Text of ASCII characters only: NFC leaves it as it is (not so PLAIN's punctuation below: U+2000 composes to U+2002). */
 const ASCII = /^[\x00-\x7f]*$/;
 
 /** NFC; ASCII text is its own NFC, and testing for it costs a third of normalising (ICU copies). */
