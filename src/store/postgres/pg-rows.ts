@@ -75,12 +75,13 @@ export interface ObjectRow extends ObjectColumns<boolean> {
 /** "Live" on the table aliased `alias` (parameter @now): `live_until` is kept by domain/state.ts. */
 export const liveSql = (alias: string) => `${alias}.live_until > @now`;
 
-/** An object's own columns, as stored. */
-export const ROW_COLUMNS = [
+/** An object's own columns, as stored, on the table aliased `o`. */
+const OBJECT_COLUMNS = [
   'seq', 'id', 'type', 'title', 'content', 'topics', 'source_url', 'parent_id', 'author_id', 'author_trust', 'author_domain',
   'created_at', 'expires_at', 'last_verified_at', 'verification_count', 'contradiction_count', 'hidden', 'withdrawn', 'injection',
-];
-export const OBJECT_COLUMNS = ROW_COLUMNS.map((c) => `o.${c}`).join(', ');
+]
+  .map((c) => `o.${c}`)
+  .join(', ');
 
 /** Whether the author of the object on the table aliased `alias` stands as reputable (reputable_authors). */
 export const authorReputableSql = (alias: string) => `EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = ${alias}.author_id)`;
