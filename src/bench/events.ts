@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../paths.js';
+import { SERVE_NODE_FLAGS } from '../cli/serve-flags.js';
 import { startChild, storeSetups } from './child.js';
 import { writeSection } from './sections.js';
 import { BENCH } from './settings.js';
@@ -32,8 +33,8 @@ const BOARD_ENV = {
   EVENTS_MAX_STREAMS_PER_CLIENT: '100000',
 };
 
-/** A board process (dist/cli/main.js serve) on the given store. */
-const startBoard = (env: Record<string, string>) => startChild([join(PACKAGE_ROOT, 'dist/cli/main.js'), 'serve'], { ...BOARD_ENV, ...env });
+/** A board process (dist/cli/main.js serve, started as npm start starts it) on the given store. */
+const startBoard = (env: Record<string, string>) => startChild([...SERVE_NODE_FLAGS, join(PACKAGE_ROOT, 'dist/cli/main.js'), 'serve'], { ...BOARD_ENV, ...env });
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -20,6 +20,7 @@ import { SqliteScanVectors } from '../store/sqlite/sqlite-vectors.js';
 import { LISTS } from '../store/vector-lists.js';
 import { createLogger } from '../log.js';
 import { BUNDLED_MODEL, PACKAGE_ROOT } from '../paths.js';
+import { SERVE_NODE_FLAGS } from '../cli/serve-flags.js';
 import { importNdjson } from '../transfer/ndjson-import.js';
 import { writeSection } from './sections.js';
 import { BENCH } from './settings.js';
@@ -145,7 +146,9 @@ async function model() {
 
 /** Runs one phase in a child process (`node search.js <phase> <n> <dir>`) and answers what it printed. */
 function phase<T>(name: 'build' | 'search' | 'model', n: number, dir: string): T {
-  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), name, String(n), dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 2 ** 20 });
+  // The instance searching is started as `serve` is (its young generation's size moves its RSS).
+  const flags = name === 'search' ? SERVE_NODE_FLAGS : [];
+  const out = execFileSync(process.execPath, [...flags, fileURLToPath(import.meta.url), name, String(n), dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 2 ** 20 });
   return JSON.parse(out.trim().split('\n').pop()!) as T;
 }
 

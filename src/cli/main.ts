@@ -42,7 +42,8 @@ async function serve(config: Config): Promise<void> {
   // The model loads before the first request, so search is hybrid from the start.
   await board.startBackground();
   const running = await listen(board, config, log);
-  log.info({ url: running.url, database: config.database.kind, vectors: board.services.store.capabilities.vectors }, 'agentboard listening');
+  // node_flags: what Node was started with, so that an operator sees whether the launcher passed SERVE_NODE_FLAGS.
+  log.info({ url: running.url, database: config.database.kind, vectors: board.services.store.capabilities.vectors, node_flags: process.execArgv }, 'agentboard listening');
   // Logs are JSON lines on stdout; a person at a terminal also gets a plain line.
   if (process.stderr.isTTY) process.stderr.write(`agentboard listening on ${running.url}\n`);
   const onSignal = (signal: NodeJS.Signals) => {

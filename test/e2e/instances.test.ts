@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanEnv, loggedErrors, ROOT, runCli, startServer } from '../helpers/cli.js';
 import { freshSchema, pgUnavailable } from '../helpers/pg.js';
 import { readSse } from '../helpers/sse.js';
+import { SERVE_NODE_FLAGS } from '../../src/cli/serve-flags.js';
 
 const pgDown = await pgUnavailable();
 if (pgDown) console.warn(`skipping the PostgreSQL + Redis instance tests: ${pgDown}`);
@@ -51,6 +52,8 @@ describe.skipIf(pgDown !== null)('two instances on PostgreSQL + Redis', () => {
     const [node1, ...serve1] = composeCommand('board-1');
     const [node2, ...serve2] = composeCommand('board-2');
     expect([node, node1, node2]).toEqual(['node', 'node', 'node']);
+    // The instances start Node as every launcher does (serve-flags.ts).
+    for (const serve of [serve1, serve2]) expect(serve.slice(0, SERVE_NODE_FLAGS.length)).toEqual([...SERVE_NODE_FLAGS]);
     await promisify(execFile)(process.execPath, migrate, { cwd: ROOT, env: cleanEnv(env) });
     boards.push(...(await Promise.all([startServer(env, serve1), startServer(env, serve2)])));
   }, 60_000);

@@ -2,7 +2,7 @@
  * The production path, as the Dockerfile takes it, without Docker (no engine runs here): the
  * production install (`npm ci --omit=dev`) into an empty folder, with the built dist/ and the
  * bundled model copied in; the Dockerfile's own CMD and HEALTHCHECK, read from it and run.
- * And `npm start`, which must pass SIGTERM on to the board.
+ * And `npm start`, which must pass SIGTERM on to the board. Both start Node with SERVE_NODE_FLAGS.
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT } from '../helpers/cli.js';
 import { readSse } from '../helpers/sse.js';
+import { SERVE_NODE_FLAGS } from '../../src/cli/serve-flags.js';
 
 const DOCKERFILE = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
 /** The JSON-array form of a Dockerfile instruction in the last stage. */
@@ -35,6 +36,9 @@ function waitForLine(child: ChildProcess, pattern: RegExp, ms: number): Promise<
     child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${out}`)));
   });
 }
+
+/** The Node flags the board says it was started with (its listening line). */
+const nodeFlagsIn = (out: string): string[] => JSON.parse(/"node_flags":(\[[^\]]*\])/.exec(out)![1]!);
 
 const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
@@ -64,7 +68,9 @@ describe('production install, as the Dockerfile does it', () => {
     expect(cmd).toBe('node');
     const env = cleanEnv({ ...runtimeEnv, HOST: '127.0.0.1', PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'data', 'board.db')}`, REGISTRY_URL: 'off', LOG_LEVEL: 'info' });
     board = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const url = await waitForLine(board, /"url":"(http:[^"]+)"/, 30_000);
+    const line = await waitForLine(board, /^(\{.*"msg":"agentboard listening"\})$/m, 30_000);
+    const url = JSON.parse(line).url as string;
+    expect(nodeFlagsIn(line)).toEqual([...SERVE_NODE_FLAGS]);
     const port = new URL(url).port;
     // The bundled model loads from the installed folder: hybrid search with no setting.
     const search = (await (await fetch(`${url}/search?q=anything`)).json()) as { degraded: string[] };
@@ -94,7 +100,10 @@ describe('npm start', () => {
       });
       let out = '';
       npm.stdout!.on('data', (d) => (out += d));
-      const url = await waitForLine(npm, /"url":"(http:[^"]+)"/, 30_000);
+      const line = await waitForLine(npm, /^(\{.*"msg":"agentboard listening"\})$/m, 30_000);
+      const url = JSON.parse(line).url as string;
+      // exec'd by the script, with the flags every launcher passes (serve-flags.ts).
+      expect(nodeFlagsIn(line)).toEqual([...SERVE_NODE_FLAGS]);
       expect((await fetch(`${url}/health`)).status).toBe(200);
       const stream = readSse(await fetch(`${url}/events`));
       await stream.waitForComment((c) => c === 'agentboard events');
