@@ -31,4 +31,4 @@ VOLUME /data
 EXPOSE 8787
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8787) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Run node directly (not npm) so SIGTERM reaches the board and it drains requests in flight.
-CMD ["node", "--max-semi-space-size=32", "--no-allocation-site-pretenuring", "dist/cli/main.js", "serve"]
+CMD ["node", "--no-allocation-site-pretenuring", "dist/cli/main.js", "serve"]

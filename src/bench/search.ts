@@ -146,7 +146,7 @@ async function model() {
 
 /** Runs one phase in a child process (`node search.js <phase> <n> <dir>`) and answers what it printed. */
 function phase<T>(name: 'build' | 'search' | 'model', n: number, dir: string): T {
-  // The instance searching is started as `serve` is (its young generation's size moves its RSS).
+  // The instance searching is started as `serve` is: Node's flags change the memory it holds.
   const flags = name === 'search' ? SERVE_NODE_FLAGS : [];
   const out = execFileSync(process.execPath, [...flags, fileURLToPath(import.meta.url), name, String(n), dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 2 ** 20 });
   return JSON.parse(out.trim().split('\n').pop()!) as T;

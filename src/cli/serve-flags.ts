@@ -1,5 +1,5 @@
 /**
- * Node's flags for `serve`. Node takes them only on its command line (V8 sizes its heap as it
+ * Node's flags for `serve`. Node takes them only on its command line (V8 reads its flags as it
  * starts), so every launcher passes them: package.json's `start`, the Dockerfile's CMD and
  * compose.yaml's instances (test/e2e/production.test.ts and instances.test.ts check them), and
  * the benches' boards.
@@ -15,12 +15,9 @@
  * bench`'s loads, alternating with the same board without the flag: cached GET /p/{id} 10–23%
  * faster, lexical searches with every query new 6–11%, publishes 3–7%.
  *
- * Semi-spaces of 32 MiB, against Node 20's 16. A young collection copies what is still live
- * there (the requests in flight and what they hold), so its cost hardly depends on the space's
- * size, and a larger space is collected less often. Without pretenuring, under 32 connections
- * searching on PostgreSQL with every query new (--trace-gc): 9 young collections a second of
- * 2.7 ms each, against 17 of 2.2 ms; alternating with the same board with 16 MiB, searches 7%
- * faster and publishes 2% (with pretenuring, publishes had gained 9–12%). 64 MiB did no
- * better. The cost is memory: up to 32 MiB more under load.
+ * Not kept: semi-spaces of 32 MiB (--max-semi-space-size=32, against Node 20's 16). Young
+ * collections then came half as often, and searches with every query new ran 7% faster and
+ * publishes 2%, but an instance searching 100,000 objects (`npm run bench:search`) held 25 MiB
+ * more (228 against 201 MiB), which the 1,000,000-object memory budget cannot spare.
  */
-export const SERVE_NODE_FLAGS = ['--max-semi-space-size=32', '--no-allocation-site-pretenuring'] as const;
+export const SERVE_NODE_FLAGS = ['--no-allocation-site-pretenuring'] as const;
