@@ -12,8 +12,9 @@
  * alive what they pointed to, until the next full collection. Measured on SQLite, a cached GET
  * after those publishes: 1.5 MB of every 13 MB allocated survived each young collection and
  * was moved to the old generation, against 30 KB with the flag (--trace-gc-nvp). Under `npm run
- * bench`'s loads, alternating with the same board without the flag: cached GET /p/{id} 10–23%
- * faster, lexical searches with every query new 6–11%, publishes 3–7%.
+ * bench`'s loads, alternating with the same board without the flag (both with the 32 MiB
+ * semi-spaces below): cached GET /p/{id} 10–23% faster, lexical searches with every query new
+ * 6–11%, publishes 3–7%.
  *
  * Not kept: semi-spaces of 32 MiB (--max-semi-space-size=32, against Node 20's 16). Young
  * collections then came half as often, and searches with every query new ran 7% faster and
