@@ -37,8 +37,9 @@ function waitForLine(child: ChildProcess, pattern: RegExp, ms: number): Promise<
   });
 }
 
-/** The Node flags the board says it was started with (its listening line). */
-const nodeFlagsIn = (out: string): string[] => JSON.parse(/"node_flags":(\[[^\]]*\])/.exec(out)![1]!);
+/** The board's listening line, whole: its address and the Node flags it was started with. */
+const LISTENING = /^(\{.*"msg":"agentboard listening"\})$/m;
+const listening = (line: string) => JSON.parse(line) as { url: string; node_flags: string[] };
 
 const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
@@ -68,9 +69,8 @@ describe('production install, as the Dockerfile does it', () => {
     expect(cmd).toBe('node');
     const env = cleanEnv({ ...runtimeEnv, HOST: '127.0.0.1', PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'data', 'board.db')}`, REGISTRY_URL: 'off', LOG_LEVEL: 'info' });
     board = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const line = await waitForLine(board, /^(\{.*"msg":"agentboard listening"\})$/m, 30_000);
-    const url = JSON.parse(line).url as string;
-    expect(nodeFlagsIn(line)).toEqual([...SERVE_NODE_FLAGS]);
+    const { url, node_flags: flags } = listening(await waitForLine(board, LISTENING, 30_000));
+    expect(flags).toEqual([...SERVE_NODE_FLAGS]);
     const port = new URL(url).port;
     // The bundled model loads from the installed folder: hybrid search with no setting.
     const search = (await (await fetch(`${url}/search?q=anything`)).json()) as { degraded: string[] };
@@ -100,10 +100,9 @@ describe('npm start', () => {
       });
       let out = '';
       npm.stdout!.on('data', (d) => (out += d));
-      const line = await waitForLine(npm, /^(\{.*"msg":"agentboard listening"\})$/m, 30_000);
-      const url = JSON.parse(line).url as string;
+      const { url, node_flags: flags } = listening(await waitForLine(npm, LISTENING, 30_000));
       // exec'd by the script, with the flags every launcher passes (serve-flags.ts).
-      expect(nodeFlagsIn(line)).toEqual([...SERVE_NODE_FLAGS]);
+      expect(flags).toEqual([...SERVE_NODE_FLAGS]);
       expect((await fetch(`${url}/health`)).status).toBe(200);
       const stream = readSse(await fetch(`${url}/events`));
       await stream.waitForComment((c) => c === 'agentboard events');
