@@ -124,8 +124,26 @@ export interface PoolOptions {
   genericReadsMax?: number;
 }
 
-const poolOf = (opts: PoolOptions, plans: 'custom' | 'generic', max: number) =>
-  new pg.Pool({ connectionString: withPlans(opts.url, plans), max, connectionTimeoutMillis: opts.connectTimeoutMs, types });
+/**
+ * Each new connection first has its server process allocate and free one block of this size
+ * (PostgreSQL's default work_mem). A server process on glibc gives memory back to the system
+ * as soon as a freed block or the free top of its heap passes a threshold, and glibc raises
+ * the thresholds only once a block past them has been freed: until then, a query that needs
+ * some hundreds of kilobytes for a sort or an aggregate maps them afresh at every run, and
+ * the kernel zeroes every page again. Measured under searches with every query new: two of
+ * a board's five search connections took 35 page faults per search, and the database's CPU
+ * per search was twice what it was with none (1.25 ms against 0.62). Once a block of this
+ * size has been freed, a process keeps what its queries free, up to twice this size, for
+ * the next (tested: a sort of 1.7 MB took 86 faults at every run before, none after).
+ */
+const FIRST_FREED_BYTES = 4 * 2 ** 20;
+
+function poolOf(opts: PoolOptions, plans: 'custom' | 'generic', max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: withPlans(opts.url, plans), max, connectionTimeoutMillis: opts.connectTimeoutMs, types });
+  // Queued before the caller's first query on the connection; a failure costs only the gain.
+  pool.on('connect', (client) => void client.query(`SELECT length(repeat('x', ${FIRST_FREED_BYTES}))`).catch(() => undefined));
+  return pool;
+}
 
 export class PoolSession extends Queries implements PgRoot {
   readonly #pool: pg.Pool;
