@@ -138,12 +138,15 @@ export interface PoolOptions {
  */
 const FIRST_FREED_BYTES = 4 * 2 ** 20;
 
-function poolOf(opts: PoolOptions, plans: 'custom' | 'generic', max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString: withPlans(opts.url, plans), max, connectionTimeoutMillis: opts.connectTimeoutMs, types });
-  // Queued before the caller's first query on the connection; a failure costs only the gain.
-  pool.on('connect', (client) => void client.query(`SELECT length(repeat('x', ${FIRST_FREED_BYTES}))`).catch(() => undefined));
-  return pool;
-}
+const poolOf = (opts: PoolOptions, plans: 'custom' | 'generic', max: number) =>
+  new pg.Pool({
+    connectionString: withPlans(opts.url, plans),
+    max,
+    connectionTimeoutMillis: opts.connectTimeoutMs,
+    types,
+    // Awaited before the pool hands the connection out; failing, it costs only the gain.
+    onConnect: async (client) => void (await client.query(`SELECT length(repeat('x', ${FIRST_FREED_BYTES}))`).catch(() => undefined)),
+  });
 
 export class PoolSession extends Queries implements PgRoot {
   readonly #pool: pg.Pool;
