@@ -130,12 +130,12 @@ export interface PoolOptions {
  * as soon as a freed block or the free top of its heap passes a threshold, and glibc raises
  * the thresholds only once a block past them has been freed: until then, a query that needs
  * some hundreds of kilobytes for a sort or an aggregate maps them afresh at every run, and
- * the kernel zeroes every page again. Measured under searches with every query new: a
- * board's search connections took 35 page faults per search (two of the five took them all),
- * and the database's CPU per search was twice what it was with none (1.25 ms against 0.62,
- * every server process counted). Once a block of this size has been freed, a process keeps
- * what its queries free, up to twice this size, for the next (tested: a sort of 1.7 MB took
- * 86 faults at every run before, none after).
+ * the kernel zeroes every page again. Measured under searches with every query new: a board's
+ * search connections took 35 page faults per search (some took them all, the rest none), and
+ * the database's CPU per search was twice what it was with none (1.25 ms against 0.62, every
+ * server process counted). Once a block of this size has been freed, a process keeps what its
+ * queries free, up to twice this size, for the next (tested: a sort of 1.7 MB took 86 faults
+ * at every run before, none after).
  */
 const FIRST_FREED_BYTES = 4 * 2 ** 20;
 
