@@ -16,13 +16,25 @@ const TICKS_PER_S = (() => {
   }
 })();
 
-/** User + system time of one process, all its threads, in ms; null when /proc cannot tell. */
-export function processCpuMs(pid: number): number | null {
+/**
+ * A process's /proc/<pid>/stat line: its command, and the fields after it, from the third
+ * (state) on; the command may hold spaces and parentheses. Null when /proc cannot tell.
+ */
+export function procStat(pid: number | string): { command: string; fields: string[] } | null {
+  let stat: string;
   try {
-    return ticksOf(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return null;
   }
+  const end = stat.lastIndexOf(')');
+  return { command: stat.slice(stat.indexOf('(') + 1, end), fields: stat.slice(end + 2).split(' ') };
+}
+
+/** User + system time of one process, all its threads, in ms; null when /proc cannot tell. */
+export function processCpuMs(pid: number): number | null {
+  const stat = procStat(pid);
+  return stat && ticksOf(stat.fields);
 }
 
 /**
@@ -40,21 +52,15 @@ export function commandCpuMs(command: string): number | null {
   }
   let ms = 0;
   for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === command) ms += ticksOf(stat, true);
-    } catch {
-      // Gone since the listing.
-    }
+    // Null: gone since the listing.
+    const stat = procStat(pid);
+    if (stat?.command === command) ms += ticksOf(stat.fields, true);
   }
   return ms;
 }
 
-/**
- * utime + stime (fields 14 and 15) of a /proc/<pid>/stat line, and with `children` cutime +
- * cstime (16 and 17), in ms; the command before them may hold spaces and parentheses.
- */
-function ticksOf(stat: string, children = false): number {
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+/** utime + stime (fields 14 and 15), and with `children` cutime + cstime (16 and 17), in ms. */
+function ticksOf(fields: readonly string[], children = false): number {
+  const f = fields.map(Number);
   return ((f[11]! + f[12]! + (children ? f[13]! + f[14]! : 0)) * 1000) / TICKS_PER_S;
 }

@@ -2,7 +2,6 @@
  * The Store contract on the machine's PostgreSQL (a fresh schema per test), where pgvector is
  * not installed: the semantic leg is answered from process memory, kept current by NOTIFY.
  */
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { freshSchema, PG_URL, pgUnavailable, realPgStore } from '../helpers/pg.js';
@@ -13,6 +12,7 @@ import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { expectUpgraded, oldRows } from './standing-upgrade.case.js';
 import { runStoreContract } from './store.case.js';
 import { publishObject } from '../helpers/publish.js';
+import { procStat } from '../../src/bench/cpu.js';
 import { eventOf } from '../../src/domain/events.js';
 import type { LiveCriteria } from '../../src/domain/model.js';
 import type { NewObject } from '../../src/ports/object-store.js';
@@ -454,19 +454,12 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     try {
       for (const kind of [session, session.genericPlans('reads'), session.genericPlans('writes')]) {
         const pid = (await kind.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-        // Minor page faults of the server process, read where the server runs (as on CI).
-        const stat = (() => {
-          try {
-            return readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('postgres') ? `/proc/${pid}/stat` : null;
-          } catch {
-            return null;
-          }
-        })();
-        if (!stat) {
+        // Minor page faults (field 10) of the server process, read where the server runs (as on CI).
+        if (procStat(pid)?.command !== 'postgres') {
           console.warn(`skipping the page-fault check: the server at ${PG_URL} runs on another machine`);
           return ctx.skip();
         }
-        const faults = () => Number(readFileSync(stat, 'utf8').split(') ')[1]!.split(' ')[7]);
+        const faults = () => Number(procStat(pid)!.fields[7]);
         // About 1.7 MB of rows sorted in memory: on a fresh process without the freed block,
         // 86 faults at every run.
         const sort = 'SELECT count(*) FROM (SELECT g, repeat($1, 500) FROM generate_series(1, 3000) g ORDER BY md5(g::text)) s';
