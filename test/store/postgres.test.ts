@@ -86,6 +86,22 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     }
   });
 
+  it('checks no foreign key on what each publish writes besides its object (migration 9)', async () => {
+    const { store, url, dispose } = await realPgStore();
+    try {
+      await store.migrate();
+      const session = new PoolSession({ url, max: 1, connectTimeoutMs: 5000 });
+      const { rows } = await session
+        .query<{ name: string }>(`SELECT c.conrelid::regclass::text AS name FROM pg_constraint c WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace`)
+        .finally(() => session.close());
+      // The registry's tools and events still cascade from their server; vectors and jobs are the board's own.
+      expect(rows.map((r) => r.name).filter((n) => /object_vectors|embed_queue/.test(n))).toEqual([]);
+      expect(rows.length).toBeGreaterThan(0);
+    } finally {
+      await dispose();
+    }
+  });
+
   it('keeps every instance’s in-memory vectors current through NOTIFY', async () => {
     const { store: a, url, dispose } = await realPgStore();
     const b = new PgStore(new PoolSession({ url, max: 2, connectTimeoutMs: 5000 }));

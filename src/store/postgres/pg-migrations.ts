@@ -262,4 +262,15 @@ END $$;`,
     sql: `ALTER TABLE objects ALTER COLUMN words DROP EXPRESSION, ALTER COLUMN stems DROP EXPRESSION,
   ALTER COLUMN words SET NOT NULL, ALTER COLUMN stems SET NOT NULL;`,
   },
+  {
+    version: 9,
+    // The board never deletes an object, and writes a vector or an embedding job only for an
+    // object of the same statement or one read back from the queue: the foreign keys only ever
+    // checked what holds. Each check was a query and a row lock the WAL records, per vector of
+    // every publish: measured under 16 publishing connections (its own schema each, alternating
+    // runs), publishes 5% faster and the database's CPU per publish 7% less without them.
+    name: 'no foreign-key checks on the vectors and the embedding queue, which only the board writes',
+    sql: `ALTER TABLE object_vectors DROP CONSTRAINT IF EXISTS object_vectors_seq_fkey;
+ALTER TABLE embed_queue DROP CONSTRAINT IF EXISTS embed_queue_seq_fkey;`,
+  },
 ];
