@@ -8,6 +8,7 @@ import { freshSchema, PG_URL, pgUnavailable, realPgStore } from '../helpers/pg.j
 import { PoolSession, withPlans } from '../../src/store/postgres/pg-session.js';
 import { pgMigrations } from '../../src/store/postgres/pg-migrations.js';
 import { textVector } from '../../src/store/postgres/pg-inserts.js';
+import { EVENTS_LOCK } from '../../src/store/postgres/pg-events.js';
 import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { expectUpgraded, oldRows } from './standing-upgrade.case.js';
 import { runStoreContract } from './store.case.js';
@@ -98,6 +99,59 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       expect(rows.map((r) => r.name).filter((n) => /object_vectors|embed_queue/.test(n))).toEqual([]);
       expect(rows.length).toBeGreaterThan(0);
     } finally {
+      await dispose();
+    }
+  });
+
+  it('writes a publish batch’s topic rows, vectors and jobs before it waits for the event log’s lock', async () => {
+    const { store, url, dispose } = await realPgStore();
+    const holder = new pg.Client({ connectionString: url });
+    const probe = new pg.Client({ connectionString: url });
+    try {
+      await store.migrate();
+      await Promise.all([holder.connect(), probe.connect()]);
+      await holder.query('BEGIN');
+      await holder.query(`SELECT ${EVENTS_LOCK}`);
+      const live = { now: Date.now(), disputeMinContradictions: 2 };
+      const row = (id: string): NewObject => ({ id, type: 'finding', title: id, content: id, topics: ['t'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id });
+      const ids = ['01J00000000000000000000001', '01J00000000000000000000002'];
+      // One with its vector, one left to the queue: one statement, blocked at the lock.
+      const published = Promise.all([
+        store.publish(row(ids[0]!), live, eventOf('created', row(ids[0]!), live.now), { model: 'm', vector: Float32Array.of(1, 0) }),
+        publishObject(store, row(ids[1]!), live),
+      ]);
+      for (let waited = 0; ; waited += 20) {
+        const { rows } = await probe.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event = 'advisory' AND query LIKE '%INSERT INTO objects%'`);
+        if (rows.length) break;
+        if (waited > 5000) throw new Error('the publish never waited for the lock');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      // A row the waiting statement has written holds its key: inserting the same key waits for it.
+      const taken = async (sql: string, params: unknown[]) => {
+        await probe.query('BEGIN');
+        try {
+          await probe.query(`SET LOCAL lock_timeout = '200ms'`);
+          await probe.query(sql, params);
+          return false;
+        } catch (err) {
+          if ((err as { code?: string }).code === '55P03') return true;
+          throw err;
+        } finally {
+          await probe.query('ROLLBACK');
+        }
+      };
+      for (const id of ids) expect(await taken('INSERT INTO object_topics (topic, object_id, live_until) VALUES ($1, $2, 0)', ['t', id])).toBe(true);
+      // A fresh schema: the two objects are seqs 1 and 2, one with a vector, the other queued.
+      const vectors = [await taken(`INSERT INTO object_vectors (seq, model, embedding) VALUES ($1, 'm', '{1}')`, [1]), await taken(`INSERT INTO object_vectors (seq, model, embedding) VALUES ($1, 'm', '{1}')`, [2])];
+      const jobs = [await taken('INSERT INTO embed_queue (seq, enqueued_at) VALUES ($1, 0)', [1]), await taken('INSERT INTO embed_queue (seq, enqueued_at) VALUES ($1, 0)', [2])];
+      expect(vectors.filter(Boolean)).toHaveLength(1);
+      expect(jobs.filter(Boolean)).toHaveLength(1);
+      expect(vectors.map((v, i) => v || jobs[i])).toEqual([true, true]);
+      await holder.query('COMMIT');
+      expect((await published).map((p) => p.created)).toEqual([true, true]);
+    } finally {
+      await holder.end().catch(() => undefined);
+      await probe.end().catch(() => undefined);
       await dispose();
     }
   });
