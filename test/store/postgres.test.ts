@@ -121,7 +121,11 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
         publishObject(store, row(ids[1]!), live),
       ]);
       for (let waited = 0; ; waited += 20) {
-        const { rows } = await probe.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event = 'advisory' AND query LIKE '%INSERT INTO objects%'`);
+        // This schema's lock (other suites' may be waited for meanwhile): its key, as pg_locks splits it.
+        const { rows } = await probe.query(
+          `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+             AND (classid::bigint << 32 | objid::bigint) = hashtextextended('agentboard-events:' || current_schema(), 0)`,
+        );
         if (rows.length) break;
         if (waited > 5000) throw new Error('the publish never waited for the lock');
         await new Promise((r) => setTimeout(r, 20));
@@ -142,8 +146,9 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       };
       for (const id of ids) expect(await taken('INSERT INTO object_topics (topic, object_id, live_until) VALUES ($1, $2, 0)', ['t', id])).toBe(true);
       // A fresh schema: the two objects are seqs 1 and 2, one with a vector, the other queued.
-      const vectors = [await taken(`INSERT INTO object_vectors (seq, model, embedding) VALUES ($1, 'm', '{1}')`, [1]), await taken(`INSERT INTO object_vectors (seq, model, embedding) VALUES ($1, 'm', '{1}')`, [2])];
-      const jobs = [await taken('INSERT INTO embed_queue (seq, enqueued_at) VALUES ($1, 0)', [1]), await taken('INSERT INTO embed_queue (seq, enqueued_at) VALUES ($1, 0)', [2])];
+      const seqsTaken = async (sql: string) => [await taken(sql, [1]), await taken(sql, [2])];
+      const vectors = await seqsTaken(`INSERT INTO object_vectors (seq, model, embedding) VALUES ($1, 'm', '{1}')`);
+      const jobs = await seqsTaken('INSERT INTO embed_queue (seq, enqueued_at) VALUES ($1, 0)');
       expect(vectors.filter(Boolean)).toHaveLength(1);
       expect(jobs.filter(Boolean)).toHaveLength(1);
       expect(vectors.map((v, i) => v || jobs[i])).toEqual([true, true]);
