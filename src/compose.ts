@@ -82,8 +82,13 @@ export function openEmbedder(config: Config): Embedder | null {
   switch (e.provider) {
     case 'none':
       return null;
-    case 'local':
-      return e.ownThread ? new ThreadedEmbedder(e.model, e.modelsDir, e.threads) : new LocalEmbedder(e.model, e.modelsDir, e.threads);
+    case 'local': {
+      if (e.ownThread === true || (e.ownThread === 'auto' && config.database.kind !== 'postgres')) return new ThreadedEmbedder(e.model, e.modelsDir, e.threads);
+      const here = new LocalEmbedder(e.model, e.modelsDir, e.threads);
+      // auto on PostgreSQL: the request thread waits on the database about half its time, and a
+      // static lookup's text costs it less than the hand-over to a thread would (README).
+      return e.ownThread === false || here.loadStaticLookup() ? here : new ThreadedEmbedder(e.model, e.modelsDir, e.threads);
+    }
     case 'openai':
       return new OpenAiEmbedder({ url: e.url!, apiKey: e.apiKey, model: e.model, batchSize: e.batchSize, timeoutMs: e.timeoutMs, retries: e.retries });
   }

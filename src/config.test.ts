@@ -13,7 +13,7 @@ describe('loadConfig', () => {
     expect(c.limits.topicsDefaultLimit).toBe(50);
     expect(c.allowPrivateNetwork).toBe(false);
     expect(c.embeddings.threads).toBe(1);
-    expect(c.embeddings.ownThread).toBe(true);
+    expect(c.embeddings.ownThread).toBe('auto');
     expect(c.embeddings.atPublishMs).toBe(100);
     expect(Object.isFrozen(c.limits.lifetimes)).toBe(true);
   });
@@ -27,6 +27,8 @@ describe('loadConfig', () => {
     const d = loadConfig({ EMBEDDINGS_THREADS: '4', EMBEDDINGS_OWN_THREAD: 'false', EMBEDDINGS_AT_PUBLISH_MS: '0', SQLITE_VECTORS: 'scan', SQLITE_SEARCH_THREAD: 'false', SQLITE_SEARCH_CACHE_KIB: '512' });
     expect(d.embeddings.threads).toBe(4);
     expect(d.embeddings.ownThread).toBe(false);
+    expect(loadConfig({ EMBEDDINGS_OWN_THREAD: 'yes' }).embeddings.ownThread).toBe(true);
+    expect(() => loadConfig({ EMBEDDINGS_OWN_THREAD: 'sometimes' })).toThrow(ConfigError);
     expect(d.embeddings.atPublishMs).toBe(0);
     expect(d.database).toMatchObject({ kind: 'sqlite', vectors: 'scan', searchThread: false, searchCacheKib: 512 });
     expect(() => loadConfig({ SQLITE_VECTORS: 'hnsw' })).toThrow(ConfigError);

@@ -79,8 +79,11 @@ const EnvSchema = z.object({
   EMBEDDINGS_BATCH: int(1, 2048).default(32),
   /** Threads a `local` model uses per inference. More compete with the board's own thread on a small machine. */
   EMBEDDINGS_THREADS: int(1, 256).default(1),
-  /** Runs a `local` model on a thread of its own (false: on the thread that answers requests). */
-  EMBEDDINGS_OWN_THREAD: bool.default(true),
+  /**
+   * Runs a `local` model on a thread of its own (false: on the thread that answers requests).
+   * `auto`: its own thread, except a static lookup model (the bundled one) on PostgreSQL.
+   */
+  EMBEDDINGS_OWN_THREAD: z.union([z.literal('auto'), bool]).default('auto'),
   EMBEDDINGS_TIMEOUT_MS: int(100).default(10_000),
   EMBEDDINGS_RETRIES: int(0, 10).default(3),
   /** How long a worker holds a claimed batch before another worker (of any instance) may take it; longer than a batch's embedding time. */
@@ -237,7 +240,7 @@ export interface Config {
     apiKey?: string;
     modelsDir: string;
     threads: number;
-    ownThread: boolean;
+    ownThread: boolean | 'auto';
     batchSize: number;
     timeoutMs: number;
     retries: number;

@@ -54,6 +54,16 @@ export class LocalEmbedder implements Embedder {
       : `without internet, set EMBEDDINGS_MODEL=<folder> to a local model folder (the bundled one: ${BUNDLED_MODEL}), or EMBEDDINGS=none`;
   }
 
+  /**
+   * Loads the model now when it is a static lookup (read here, no runtime), and says whether it
+   * is: such a text costs less than handing it to another thread (compose.ts).
+   */
+  loadStaticLookup(): boolean {
+    const lookup = this.#folder ? staticLookupEngine(this.#folder) : null;
+    if (lookup) this.#engine = Promise.resolve(lookup);
+    return lookup !== null;
+  }
+
   /** Loads the model once; a failed load is tried again after a cool-down. */
   #load(): Promise<Engine> {
     if (this.#failure && Date.now() - this.#failure.at < RETRY_LOAD_AFTER_MS) return Promise.reject(this.#failure.error);

@@ -1,5 +1,9 @@
-import { basename, dirname } from 'node:path';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openEmbedder } from '../../src/compose.js';
+import { loadConfig } from '../../src/config.js';
 import { LocalEmbedder } from '../../src/embed/local-embedder.js';
 import { OpenAiEmbedder } from '../../src/embed/openai-embedder.js';
 import { ThreadedEmbedder } from '../../src/embed/threaded-embedder.js';
@@ -100,6 +104,50 @@ describe('ThreadedEmbedder (the local model on a thread of its own)', () => {
     await t.close();
     await expect(owed).rejects.toThrow(/thread ended/);
     expect((await t.embed(['again']))[0]).toBeInstanceOf(Float32Array);
+  });
+});
+
+describe('openEmbedder: which thread a local model runs on (EMBEDDINGS_OWN_THREAD)', () => {
+  const PG = 'postgres://postgres@127.0.0.1:5432/test';
+  const opened: { close?: () => Promise<void> }[] = [];
+  const open = (env: Record<string, string>) => {
+    const e = openEmbedder(loadConfig({ EMBEDDINGS_MODEL: POTION, MODELS_DIR: '/nonexistent-models-dir', ...env }))!;
+    opened.push(e);
+    return e;
+  };
+  afterEach(async () => {
+    for (const e of opened.splice(0)) await e.close?.();
+  });
+
+  it('auto: a thread of its own on SQLite, whose request thread also runs the queries', () => {
+    expect(open({})).toBeInstanceOf(ThreadedEmbedder);
+  });
+
+  it('auto: the bundled static lookup on the request thread on PostgreSQL, loaded at once, with the same vectors', async () => {
+    const here = open({ DATABASE_URL: PG });
+    expect(here).toBeInstanceOf(LocalEmbedder);
+    const texts = ['the database connection pool is exhausted', '', 'how to bake sourdough bread'];
+    const threaded = open({ DATABASE_URL: PG, EMBEDDINGS_OWN_THREAD: 'true' });
+    expect(threaded).toBeInstanceOf(ThreadedEmbedder);
+    expect(await here.embed(texts)).toEqual(await threaded.embed(texts));
+  });
+
+  it('auto: any other model keeps its own thread on PostgreSQL (a hub id, or a folder that is no static lookup)', () => {
+    expect(open({ DATABASE_URL: PG, EMBEDDINGS_MODEL: 'Xenova/all-MiniLM-L6-v2' })).toBeInstanceOf(ThreadedEmbedder);
+    const dir = mkdtempSync(join(tmpdir(), 'ab-model-'));
+    try {
+      copyFileSync(join(POTION, 'tokenizer.json'), join(dir, 'tokenizer.json'));
+      mkdirSync(join(dir, 'onnx'));
+      writeFileSync(join(dir, 'onnx', 'model.onnx'), Buffer.from('not the static lookup graph'));
+      expect(open({ DATABASE_URL: PG, EMBEDDINGS_MODEL: dir })).toBeInstanceOf(ThreadedEmbedder);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('true and false decide on either store', () => {
+    expect(open({ DATABASE_URL: PG, EMBEDDINGS_OWN_THREAD: 'true' })).toBeInstanceOf(ThreadedEmbedder);
+    expect(open({ EMBEDDINGS_OWN_THREAD: 'false' })).toBeInstanceOf(LocalEmbedder);
   });
 });
 
