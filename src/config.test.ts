@@ -27,11 +27,11 @@ describe('loadConfig', () => {
     const d = loadConfig({ EMBEDDINGS_THREADS: '4', EMBEDDINGS_OWN_THREAD: 'false', EMBEDDINGS_AT_PUBLISH_MS: '0', SQLITE_VECTORS: 'scan', SQLITE_SEARCH_THREAD: 'false', SQLITE_SEARCH_CACHE_KIB: '512' });
     expect(d.embeddings.threads).toBe(4);
     expect(d.embeddings.ownThread).toBe(false);
-    expect(loadConfig({ EMBEDDINGS_OWN_THREAD: 'yes' }).embeddings.ownThread).toBe(true);
-    expect(() => loadConfig({ EMBEDDINGS_OWN_THREAD: 'sometimes' })).toThrow(ConfigError);
     expect(d.embeddings.atPublishMs).toBe(0);
     expect(d.database).toMatchObject({ kind: 'sqlite', vectors: 'scan', searchThread: false, searchCacheKib: 512 });
     expect(() => loadConfig({ SQLITE_VECTORS: 'hnsw' })).toThrow(ConfigError);
+    expect(loadConfig({ EMBEDDINGS_OWN_THREAD: 'yes' }).embeddings.ownThread).toBe(true);
+    expect(() => loadConfig({ EMBEDDINGS_OWN_THREAD: 'sometimes' })).toThrow(ConfigError);
   });
   it('lists every bad setting at once', () => {
     try {

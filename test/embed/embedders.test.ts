@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -123,8 +123,16 @@ describe('openEmbedder: which thread a local model runs on (EMBEDDINGS_OWN_THREA
     expect(open({})).toBeInstanceOf(ThreadedEmbedder);
   });
 
-  it('auto: the bundled static lookup on the request thread on PostgreSQL, loaded at once, with the same vectors', async () => {
-    const here = open({ DATABASE_URL: PG });
+  it('auto: a static lookup on the request thread on PostgreSQL, loaded as it opens, with the same vectors', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ab-model-'));
+    let here;
+    try {
+      cpSync(POTION, dir, { recursive: true });
+      here = open({ DATABASE_URL: PG, EMBEDDINGS_MODEL: dir });
+    } finally {
+      // Gone before the first text: only a model read as it opened can answer.
+      rmSync(dir, { recursive: true, force: true });
+    }
     expect(here).toBeInstanceOf(LocalEmbedder);
     const texts = ['the database connection pool is exhausted', '', 'how to bake sourdough bread'];
     const threaded = open({ DATABASE_URL: PG, EMBEDDINGS_OWN_THREAD: 'true' });
