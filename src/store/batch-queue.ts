@@ -21,10 +21,15 @@ export class BatchQueue<J> {
   #running = 0;
   #scheduled = false;
 
-  /** `runBatch` settles each of its jobs itself and never rejects. */
+  /**
+   * `runBatch` settles each of its jobs itself and never rejects. It may call `release` once
+   * its connection is free (its statement answered), before it settles its jobs: what waits
+   * then goes at once, and the server works on it while this batch's callers are answered.
+   * Without, the next batch goes once this one has ended, after a turn of the event loop.
+   */
   constructor(
     private readonly settings: BatchSettings,
-    private readonly runBatch: (jobs: J[]) => Promise<void>,
+    private readonly runBatch: (jobs: J[], release: () => void) => Promise<void>,
   ) {}
 
   add(job: J): void {
@@ -44,13 +49,23 @@ export class BatchQueue<J> {
     // setImmediate runs after the poll phase: requests read in the same turn join the batch.
     setImmediate(() => {
       this.#scheduled = false;
-      if (this.#running >= this.settings.connections || this.#queue.length === 0) return;
-      this.#running++;
-      void this.runBatch(this.#queue.splice(0, this.settings.maxBatch)).finally(() => {
-        this.#running--;
-        this.#schedule();
-      });
+      this.#start();
       this.#schedule();
     });
+  }
+
+  /** Runs the next batch now, when one waits and a connection is free. */
+  #start(): void {
+    if (this.#running >= this.settings.connections || this.#queue.length === 0) return;
+    this.#running++;
+    let released = false;
+    const release = (now: boolean) => {
+      if (released) return;
+      released = true;
+      this.#running--;
+      if (now) this.#start();
+      this.#schedule();
+    };
+    void this.runBatch(this.#queue.splice(0, this.settings.maxBatch), () => release(true)).finally(() => release(false));
   }
 }

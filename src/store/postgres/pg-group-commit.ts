@@ -38,14 +38,14 @@ export class PgGroupCommit {
     private readonly db: PgSession,
     settings: BatchSettings,
   ) {
-    this.#batches = new BatchQueue(settings, (jobs) => this.#batch(jobs));
+    this.#batches = new BatchQueue(settings, (jobs, release) => this.#batch(jobs, release));
   }
 
   run<T>(fn: BatchJob<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => this.#batches.add({ fn, resolve: resolve as (v: unknown) => void, reject, attempts: 0 }));
   }
 
-  async #batch(jobs: Job[]): Promise<void> {
+  async #batch(jobs: Job[], release: () => void): Promise<void> {
     const values: unknown[] = [];
     let failed: { job: Job; err: unknown } | undefined;
     try {
@@ -75,6 +75,8 @@ export class PgGroupCommit {
       if (!again) job.reject(cause);
       return;
     }
+    // Committed: the next batch may go while these are answered (as publishes do, pg-publishes.ts).
+    release();
     jobs.forEach((job, i) => job.resolve(values[i]));
   }
 }

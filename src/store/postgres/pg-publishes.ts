@@ -8,6 +8,11 @@
  * commit, returned. A batch that fails is run again one publish at a time, so that a row the
  * server refuses (text it cannot store) fails alone, unless the database is out of reach;
  * after a deadlock a publish runs again.
+ *
+ * The next batch is sent as soon as a statement answered, before its callers are answered
+ * (BatchQueue's release): the server works on it while their responses are written, instead
+ * of waiting for them. Measured on 16 publishing connections, alternating with the same board
+ * sending it after them: 1.055 and 1.066 × the publishes per second.
  */
 import type { NewEvent } from '../../domain/events.js';
 import type { LiveCriteria } from '../../domain/model.js';
@@ -32,14 +37,15 @@ export class PgPublishes {
     /** Where publishes' vectors go (PgStore's, once migrated). */
     private readonly leg: () => VectorLeg,
   ) {
-    this.#batches = new BatchQueue(settings, (jobs) => this.#batch(jobs));
+    this.#batches = new BatchQueue(settings, (jobs, release) => this.#batch(jobs, release));
   }
 
   run(object: NewObject, live: LiveCriteria, event: NewEvent, vector: ObjectVector | null): Promise<Inserted> {
     return new Promise((resolve, reject) => this.#batches.add({ row: { object, live, event, vector }, resolve, reject, attempts: 0 }));
   }
 
-  async #batch(jobs: Publish[]): Promise<void> {
+  /** `release` (BatchQueue's) frees the connection for the next batch once the statement answered. */
+  async #batch(jobs: Publish[], release?: () => void): Promise<void> {
     let inserted: Inserted[];
     try {
       inserted = await insertRows(this.db, jobs.map((j) => j.row), Date.now(), true, this.leg());
@@ -56,6 +62,7 @@ export class PgPublishes {
       }
       return;
     }
+    release?.();
     jobs.forEach((job, i) => job.resolve(inserted[i]!));
   }
 }

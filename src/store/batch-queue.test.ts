@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { BatchQueue } from './batch-queue.js';
+
+/** A queue whose batches wait until the test ends them, recording what each took and when. */
+function harness(connections: number) {
+  const log: string[] = [];
+  const running: { jobs: number[]; release: () => void; end: () => void }[] = [];
+  const queue = new BatchQueue<number>({ maxBatch: 10, connections }, (jobs, release) => {
+    log.push(`start ${jobs.join(',')}`);
+    return new Promise<void>((end) => running.push({ jobs, release, end: () => { log.push(`end ${jobs.join(',')}`); end(); } }));
+  });
+  return { queue, log, running };
+}
+const turn = () => new Promise((r) => setImmediate(r));
+
+describe('BatchQueue', () => {
+  it('takes what arrives while a batch runs into the next, which starts once that batch ends', async () => {
+    const { queue, log, running } = harness(1);
+    queue.add(1);
+    await turn();
+    queue.add(2);
+    queue.add(3);
+    await turn();
+    expect(log).toEqual(['start 1']);
+    running[0]!.end();
+    await turn();
+    await turn();
+    expect(log).toEqual(['start 1', 'end 1', 'start 2,3']);
+  });
+
+  it('starts the next batch the moment a batch releases its connection, before that batch ends', async () => {
+    const { queue, log, running } = harness(1);
+    queue.add(1);
+    await turn();
+    queue.add(2);
+    queue.add(3);
+    running[0]!.release();
+    // At once, not a turn later: the batch settles its callers after releasing.
+    expect(log).toEqual(['start 1', 'start 2,3']);
+    running[0]!.end();
+    await turn();
+    // Its end frees no second connection: a later job waits for the running batch.
+    queue.add(4);
+    await turn();
+    await turn();
+    expect(log).toEqual(['start 1', 'start 2,3', 'end 1']);
+    running[1]!.release();
+    expect(log.at(-1)).toBe('start 4');
+  });
+
+  it('after a release with nothing waiting, the next job goes in a turn of its own', async () => {
+    const { queue, log, running } = harness(1);
+    queue.add(1);
+    await turn();
+    running[0]!.release();
+    queue.add(2);
+    expect(log).toEqual(['start 1']);
+    await turn();
+    expect(log).toEqual(['start 1', 'start 2']);
+  });
+});
