@@ -83,11 +83,12 @@ export function openEmbedder(config: Config): Embedder | null {
     case 'none':
       return null;
     case 'local': {
-      if (e.ownThread === true || (e.ownThread === 'auto' && config.database.kind !== 'postgres')) return new ThreadedEmbedder(e.model, e.modelsDir, e.threads);
       const here = new LocalEmbedder(e.model, e.modelsDir, e.threads);
+      if (e.ownThread === false) return here;
       // auto on PostgreSQL: the request thread waits on the database about half its time, and a
       // static lookup's text costs it less than the hand-over to a thread would (README).
-      return e.ownThread === false || here.loadStaticLookup() ? here : new ThreadedEmbedder(e.model, e.modelsDir, e.threads);
+      if (e.ownThread === 'auto' && config.database.kind === 'postgres' && here.loadStaticLookup()) return here;
+      return new ThreadedEmbedder(e.model, e.modelsDir, e.threads);
     }
     case 'openai':
       return new OpenAiEmbedder({ url: e.url!, apiKey: e.apiKey, model: e.model, batchSize: e.batchSize, timeoutMs: e.timeoutMs, retries: e.retries });

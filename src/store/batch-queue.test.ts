@@ -1,25 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { BatchQueue } from './batch-queue.js';
 
-/** A queue whose batches wait until the test ends them, recording what each took and when. */
-function harness(connections: number) {
+const turn = () => new Promise((r) => setImmediate(r));
+
+/** A queue on one connection whose batches wait until the test ends them, recording what each took and when. */
+function harness() {
   const log: string[] = [];
   const running: { jobs: number[]; release: () => void; end: () => void }[] = [];
-  const queue = new BatchQueue<number>({ maxBatch: 10, connections }, (jobs, release) => {
+  const queue = new BatchQueue<number>({ maxBatch: 10, connections: 1 }, (jobs, release) => {
     log.push(`start ${jobs.join(',')}`);
     return new Promise<void>((end) => running.push({ jobs, release, end: () => { log.push(`end ${jobs.join(',')}`); end(); } }));
   });
   return { queue, log, running };
 }
-const turn = () => new Promise((r) => setImmediate(r));
+
+/** Job 1's batch running, jobs 2 and 3 waiting for the next. */
+async function oneRunningTwoWaiting() {
+  const h = harness();
+  h.queue.add(1);
+  await turn();
+  h.queue.add(2);
+  h.queue.add(3);
+  return h;
+}
 
 describe('BatchQueue', () => {
   it('takes what arrives while a batch runs into the next, which starts once that batch ends', async () => {
-    const { queue, log, running } = harness(1);
-    queue.add(1);
-    await turn();
-    queue.add(2);
-    queue.add(3);
+    const { log, running } = await oneRunningTwoWaiting();
     await turn();
     expect(log).toEqual(['start 1']);
     running[0]!.end();
@@ -29,11 +36,7 @@ describe('BatchQueue', () => {
   });
 
   it('starts the next batch the moment a batch releases its connection, before that batch ends', async () => {
-    const { queue, log, running } = harness(1);
-    queue.add(1);
-    await turn();
-    queue.add(2);
-    queue.add(3);
+    const { queue, log, running } = await oneRunningTwoWaiting();
     running[0]!.release();
     // At once, not a turn later: the batch settles its callers after releasing.
     expect(log).toEqual(['start 1', 'start 2,3']);
@@ -49,7 +52,7 @@ describe('BatchQueue', () => {
   });
 
   it('after a release with nothing waiting, the next job goes in a turn of its own', async () => {
-    const { queue, log, running } = harness(1);
+    const { queue, log, running } = harness();
     queue.add(1);
     await turn();
     running[0]!.release();
