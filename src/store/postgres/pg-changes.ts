@@ -17,6 +17,22 @@ export const NOTIFY_CHANGED = `pg_notify('${CHANGES_CHANNEL}', '')`;
  * poll takes one, and counting it would empty the cache every poll.
  */
 const WRITES = /\b(INSERT|(?<!\bFOR\s+(NO\s+KEY\s+)?)UPDATE|DELETE|TRUNCATE|MERGE|CREATE|ALTER|DROP|COPY)\b/i;
+/**
+ * Answers kept by statement text: the board's texts are few, and each comes as the same string
+ * (pg-rows.ts compiles it once), whose hash is kept with it. Tested every time, the pattern read
+ * a search's 2–3 KB statement through at each run: a sixth of the node CPU its call cost.
+ */
+const KNOWN_MAX = 1000;
+const known = new Map<string, boolean>();
+
+export function mayWrite(text: string): boolean {
+  let writes = known.get(text);
+  if (writes === undefined) {
+    writes = WRITES.test(text);
+    if (known.size < KNOWN_MAX) known.set(text, writes);
+  }
+  return writes;
+}
 const RELISTEN_MS = 1000;
 
 export class PgChanges {
@@ -117,7 +133,7 @@ export async function listenToChanges(
 }
 
 async function afterWrite<T>(text: string, run: () => Promise<T>, wrote: () => void): Promise<T> {
-  if (!WRITES.test(text)) return run();
+  if (!mayWrite(text)) return run();
   try {
     return await run();
   } finally {
@@ -129,11 +145,11 @@ async function afterWrite<T>(text: string, run: () => Promise<T>, wrote: () => v
 function flagging(tx: PgSession, wrote: () => void): PgSession {
   const session: PgSession = {
     query: <R>(text: string, params?: readonly unknown[]): Promise<PgResult<R>> => {
-      if (WRITES.test(text)) wrote();
+      if (mayWrite(text)) wrote();
       return tx.query<R>(text, params);
     },
     exec: (script: string) => {
-      if (WRITES.test(script)) wrote();
+      if (mayWrite(script)) wrote();
       return tx.exec(script);
     },
     transaction: <T>(fn: (t: PgSession) => Promise<T>) => tx.transaction((inner) => fn(flagging(inner, wrote))),
