@@ -17,10 +17,13 @@ export const NOTIFY_CHANGED = `pg_notify('${CHANGES_CHANNEL}', '')`;
  * poll takes one, and counting it would empty the cache every poll.
  */
 const WRITES = /\b(INSERT|(?<!\bFOR\s+(NO\s+KEY\s+)?)UPDATE|DELETE|TRUNCATE|MERGE|CREATE|ALTER|DROP|COPY)\b/i;
+const RELISTEN_MS = 1000;
+
 /**
- * Answers kept by statement text: the board's texts are few, and each comes as the same string
- * (pg-rows.ts compiles it once), whose hash is kept with it. Tested every time, the pattern read
- * a search's 2–3 KB statement through at each run: a sixth of the node CPU its call cost.
+ * Whether a statement may write (WRITES), kept by its text: the board's texts are few, and each
+ * comes as the same string (pg-rows.ts compiles it once), whose hash is kept with it. Tested at
+ * every run, the pattern read a search's 2–3 KB statement through each time (measured, searches
+ * with every query new on PostgreSQL: the board's CPU per search 728 → 709 µs without that).
  */
 const KNOWN_MAX = 1000;
 const known = new Map<string, boolean>();
@@ -33,7 +36,6 @@ export function mayWrite(text: string): boolean {
   }
   return writes;
 }
-const RELISTEN_MS = 1000;
 
 export class PgChanges {
   #count = 0;
