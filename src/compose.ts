@@ -43,14 +43,15 @@ export async function openStore(config: Config, log?: Logger): Promise<Store> {
   }
   const [{ PgStore }, { PoolSession }] = await Promise.all([import('./store/postgres/pg-store.js'), import('./store/postgres/pg-session.js')]);
   // The reads' connections, half planning each statement for its values and half planning it
-  // once (reads by key, searches of few matches: PgRoot.genericPlans); and the write batches'
-  // own, a publish batch and a group commit of each in flight at once.
+  // once (reads by key, searches of few matches: PgRoot.genericPlans); the group commits' own,
+  // one per batch in flight; and the publishes' one (PgRoot.pipeline).
   const plannedReads = Math.max(1, Math.floor(d.poolSize / 2));
-  const pool = { url: d.url, max: Math.max(1, d.poolSize - plannedReads), connectTimeoutMs: d.connectTimeoutMs, genericMax: 2 * d.groupCommit.connections, genericReadsMax: plannedReads };
+  const pool = { url: d.url, max: Math.max(1, d.poolSize - plannedReads), connectTimeoutMs: d.connectTimeoutMs, genericMax: d.groupCommit.inFlight, genericReadsMax: plannedReads };
   return new PgStore(new PoolSession(pool), {
     vectorIndex: d.vectorIndex,
     memoryIndex: d.memoryIndex,
     groupCommit: d.groupCommit,
+    publishPipeline: d.publishPipeline,
     indexUpkeepMs: d.indexUpkeepMs,
     ...(warn ? { warn } : {}),
   });

@@ -45,17 +45,24 @@ const EnvSchema = z.object({
   SQLITE_SEARCH_CACHE_KIB: int(64, 1_048_576).default(2048),
   /** SQLite's semantic leg: vectors in each process's memory (`memory`), or sqlite-vec's exact scan of the file (`scan`). */
   SQLITE_VECTORS: z.enum(['memory', 'scan']).default('memory'),
-  /** PostgreSQL connections each process opens at most for reads and other statements (half of them plan each statement once; at least one of each kind); the write batches open 2 × PG_GROUP_COMMIT_CONNECTIONS more. */
+  /** PostgreSQL connections each process opens at most for reads and other statements (half of them plan each statement once; at least one of each kind); the write transactions' batches open PG_GROUP_COMMIT_CONNECTIONS more, and publishes one. */
   DATABASE_POOL_SIZE: int(1, 1000).default(10),
   /** Most publishes PostgreSQL inserts in one statement, and most other write transactions it commits together (group commit); 1 commits each alone. */
   PG_GROUP_COMMIT_MAX: int(1, 1000).default(32),
   /**
-   * Batches of each kind (publishes, other writes) in flight at once per process, each on its own
-   * pooled connection. Each batch holds the event log's lock through its commit's flush, so a
-   * second one overlaps little, and takes half of what waits: one made the database's CPU per
-   * publish about 15% less (four paired runs, 16 concurrent publishes).
+   * Batches of write transactions other than publishes in flight at once per process, each on
+   * its own pooled connection. Each batch holds the event log's lock through its commit's flush,
+   * so a second one overlaps little, and takes half of what waits: one made the database's CPU
+   * per publish about 15% less (four paired runs, 16 concurrent publishes, when publishes were
+   * batched the same way).
    */
   PG_GROUP_COMMIT_CONNECTIONS: int(1, 1000).default(1),
+  /**
+   * Publish statements in flight at once per process, on its one publishing connection: each is
+   * sent before those ahead of it are answered (pipelined), so the server starts it as soon as
+   * the one before commits. 1 sends each once the last has answered.
+   */
+  PG_PUBLISH_PIPELINE: int(1, 64).default(2),
   /** How often (ms) a process merges the full-text indexes' pending lists after writes; 0 leaves it to the server's vacuums. */
   PG_INDEX_UPKEEP_MS: int(0, 3_600_000).default(5000),
   /** How long a PostgreSQL query waits for a connection before failing (503). */
@@ -226,7 +233,8 @@ export interface Config {
         url: string;
         poolSize: number;
         connectTimeoutMs: number;
-        groupCommit: { maxBatch: number; connections: number };
+        groupCommit: { maxBatch: number; inFlight: number };
+        publishPipeline: number;
         indexUpkeepMs: number;
         vectorIndex: 'auto' | 'memory';
         memoryIndex: VectorIndexSettings;
@@ -333,7 +341,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         url: e.DATABASE_URL,
         poolSize: e.DATABASE_POOL_SIZE,
         connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
-        groupCommit: { maxBatch: e.PG_GROUP_COMMIT_MAX, connections: e.PG_GROUP_COMMIT_CONNECTIONS },
+        groupCommit: { maxBatch: e.PG_GROUP_COMMIT_MAX, inFlight: e.PG_GROUP_COMMIT_CONNECTIONS },
+        publishPipeline: e.PG_PUBLISH_PIPELINE,
         indexUpkeepMs: e.PG_INDEX_UPKEEP_MS,
         vectorIndex: e.VECTOR_INDEX,
         memoryIndex,

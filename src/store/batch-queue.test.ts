@@ -7,7 +7,7 @@ const turn = () => new Promise((r) => setImmediate(r));
 function harness() {
   const log: string[] = [];
   const running: { jobs: number[]; release: () => void; end: () => void }[] = [];
-  const queue = new BatchQueue<number>({ maxBatch: 10, connections: 1 }, (jobs, release) => {
+  const queue = new BatchQueue<number>({ maxBatch: 10, inFlight: 1 }, (jobs, release) => {
     log.push(`start ${jobs.join(',')}`);
     return new Promise<void>((end) => running.push({ jobs, release, end: () => { log.push(`end ${jobs.join(',')}`); end(); } }));
   });

@@ -1,13 +1,13 @@
 /**
  * Work asked for while earlier work runs, taken in batches: what arrives in one turn of the
- * event loop, or while `connections` batches are running, goes into the next batch, up to
+ * event loop, or while `inFlight` batches are running, goes into the next batch, up to
  * `maxBatch` items. The group commits (SQLite, PostgreSQL) and PostgreSQL's publishes share it.
  */
 export interface BatchSettings {
   /** Items one batch takes at most; 1 runs each alone. */
   maxBatch: number;
-  /** Batches running at once, each on a connection of its own. */
-  connections: number;
+  /** Batches running at once: each on a connection of its own, or one behind another on one pipelined connection (PgRoot.pipeline). */
+  inFlight: number;
 }
 
 /** A job's caller, awaiting its value: the batch that takes the job settles it. */
@@ -23,7 +23,7 @@ export class BatchQueue<J> {
 
   /**
    * `runBatch` settles each of its jobs itself and never rejects. It may call `release` once
-   * its connection is free (its statement answered), before it settles its jobs: what waits
+   * its statement answered, before it settles its jobs: what waits
    * then goes at once, and the server works on it while this batch's callers are answered.
    * Without, the next batch goes once this one has ended, after a turn of the event loop.
    */
@@ -44,7 +44,7 @@ export class BatchQueue<J> {
   }
 
   #schedule(): void {
-    if (this.#scheduled || this.#queue.length === 0 || this.#running >= this.settings.connections) return;
+    if (this.#scheduled || this.#queue.length === 0 || this.#running >= this.settings.inFlight) return;
     this.#scheduled = true;
     // setImmediate runs after the poll phase: requests read in the same turn join the batch.
     setImmediate(() => {
@@ -56,7 +56,7 @@ export class BatchQueue<J> {
 
   /** Runs the next batch now, when one waits and a connection is free. */
   #start(): void {
-    if (this.#running >= this.settings.connections || this.#queue.length === 0) return;
+    if (this.#running >= this.settings.inFlight || this.#queue.length === 0) return;
     this.#running++;
     let released = false;
     const release = (now: boolean) => {

@@ -95,6 +95,10 @@ export class PgliteSession extends PgliteQueries implements PgRoot {
   genericPlans(): PgSession {
     return this;
   }
+  /** One connection: statements already run one behind another. */
+  pipeline(): PgSession {
+    return this;
+  }
   async listen(channel: string, onPayload: (payload: string) => void) {
     const unsubscribe = await this.db.listen(channel, onPayload);
     return { stop: () => unsubscribe() };

@@ -55,7 +55,7 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
   const keys = (n: number) => Array.from({ length: n }, (_, i) => `k${String(i).padStart(2, '0')}`);
 
   it('runs concurrent transactions in shared commits, each answered with its own result, events in order', async () => {
-    const commits = new PgGroupCommit(counting, { maxBatch: 8, connections: 1 });
+    const commits = new PgGroupCommit(counting, { maxBatch: 8, inFlight: 1 });
     const results = await Promise.all(
       keys(20).map((k) =>
         commits.run(async (tx, events) => {
@@ -73,7 +73,7 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
   });
 
   it('refuses a job that throws with its own error, and commits the others without its writes or events', async () => {
-    const commits = new PgGroupCommit(counting, { maxBatch: 32, connections: 1 });
+    const commits = new PgGroupCommit(counting, { maxBatch: 32, inFlight: 1 });
     const outcomes = await Promise.allSettled(
       keys(10).map((k) =>
         commits.run(async (tx, events) => {
@@ -91,7 +91,7 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
   });
 
   it('runs a job that lost a deadlock again, and refuses one that keeps losing after five attempts', async () => {
-    const commits = new PgGroupCommit(counting, { maxBatch: 32, connections: 1 });
+    const commits = new PgGroupCommit(counting, { maxBatch: 32, inFlight: 1 });
     const deadlock = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });
     let once = 0;
     let always = 0;
@@ -118,7 +118,7 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
   });
 
   it('refuses every job of a batch whose COMMIT fails, and nothing of it lands', async () => {
-    const commits = new PgGroupCommit(counting, { maxBatch: 32, connections: 1 });
+    const commits = new PgGroupCommit(counting, { maxBatch: 32, inFlight: 1 });
     // The deferred unique constraint is checked at COMMIT: the two jobs pass alone, not together.
     const job = (k: string) =>
       commits.run(async (tx, events) => {
@@ -141,7 +141,7 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
   it("plans a batch's statements once per connection, on connections of their own, and every other statement per execution", async () => {
     const mode = async (s: PgSession) => (await s.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0]!.plan_cache_mode;
     const generic = db.genericPlans('writes');
-    const commits = new PgGroupCommit(generic, { maxBatch: 8, connections: 1 });
+    const commits = new PgGroupCommit(generic, { maxBatch: 8, inFlight: 1 });
     expect(await commits.run((tx) => mode(tx))).toBe('force_generic_plan');
     expect(await mode(generic)).toBe('force_generic_plan');
     for (let i = 0; i < 4; i++) expect(await mode(db)).toBe('force_custom_plan');

@@ -27,6 +27,7 @@ describe.skipIf(unavailable !== null)('publishes on PostgreSQL', () => {
   const open = (texts: string[] = []) => {
     const pool = new PoolSession({ url, max: 4, connectTimeoutMs: 5000 });
     const generic = pool.genericPlans('writes');
+    const pipeline = pool.pipeline();
     // What runs on the write batches' connections is marked `generic:`.
     const batches: PgSession = {
       query: (text, params) => (texts.push(`generic: ${text}`), generic.query(text, params)),
@@ -39,6 +40,8 @@ describe.skipIf(unavailable !== null)('publishes on PostgreSQL', () => {
       transaction: (fn) => (texts.push('BEGIN'), pool.transaction(fn)),
       listen: (channel, onPayload, onLost) => pool.listen(channel, onPayload, onLost),
       genericPlans: () => batches,
+      // What runs on the pipelined connection is marked `pipeline:`.
+      pipeline: () => ({ query: (text, params) => (texts.push(`pipeline: ${text}`), pipeline.query(text, params)) }),
       close: () => pool.close(),
     };
     const store = new PgStore(session);
@@ -63,9 +66,24 @@ describe.skipIf(unavailable !== null)('publishes on PostgreSQL', () => {
     const rows = Array.from({ length: 20 }, (_, i) => row(`k${i}`));
     const results = await Promise.all(rows.map((r) => publishObject(store, r, live)));
     expect(results.map((r) => [r.created, r.object.id])).toEqual(rows.map((r) => [true, r.id]));
-    // On the connections that plan it once, and in no transaction of its own.
-    expect(texts.filter((t) => t.includes('INSERT INTO objects')).map((t) => t.startsWith('generic: '))).toEqual([true]);
-    expect(texts.filter((t) => /^(generic: )?\s*(BEGIN|COMMIT)/.test(t))).toEqual([]);
+    // On the pipelined connection (which plans it once), and in no transaction of its own.
+    expect(texts.filter((t) => t.includes('INSERT INTO objects')).map((t) => t.startsWith('pipeline: '))).toEqual([true]);
+    expect(texts.filter((t) => /^((generic|pipeline): )?\s*(BEGIN|COMMIT)/.test(t))).toEqual([]);
+  });
+
+  it('dedupes a publish sent behind the statement that inserts its key, on the pipelined connection', async () => {
+    const texts: string[] = [];
+    const store = open(texts);
+    await store.migrate();
+    texts.length = 0;
+    const first = publishObject(store, row('same'), live);
+    // A later turn of the event loop: the second goes in a statement of its own, sent while the first's runs.
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    const second = publishObject(store, row('same'), live);
+    const [a, b] = await Promise.all([first, second]);
+    expect(texts.filter((t) => t.startsWith('pipeline: ') && t.includes('INSERT INTO objects'))).toHaveLength(2);
+    expect([a.created, b.created, b.object.id]).toEqual([true, false, a.object.id]);
   });
 
   it('answers a text the server cannot store with a validation error, and lands the publishes batched with it', async () => {
@@ -100,17 +118,14 @@ it('fails a batch of publishes at once, each with unavailable, when the database
   // Nothing listens on port 1: every connection is refused.
   const pool = new PoolSession({ url: 'postgres://postgres@127.0.0.1:1/test', max: 2, connectTimeoutMs: 2000 });
   let statements = 0;
-  const generic = pool.genericPlans('writes');
+  const pipeline = pool.pipeline();
   const root: PgRoot = {
     query: (text, params) => pool.query(text, params),
     exec: (script) => pool.exec(script),
     transaction: (fn) => pool.transaction(fn),
     listen: (channel, onPayload, onLost) => pool.listen(channel, onPayload, onLost),
-    genericPlans: () => ({
-      query: (text, params) => (statements++, generic.query(text, params)),
-      exec: (script) => generic.exec(script),
-      transaction: (fn) => generic.transaction(fn),
-    }),
+    genericPlans: (use) => pool.genericPlans(use),
+    pipeline: () => ({ query: (text, params) => (statements++, pipeline.query(text, params)) }),
     close: () => pool.close(),
   };
   const store = new PgStore(root);

@@ -5,7 +5,7 @@
  * withdraw, hide), imports and re-derived standing. While the listening connection is down
  * nothing can be vouched for, and the mark is null: nothing is served from the cache.
  */
-import type { GenericUse, PgResult, PgRoot, PgSession } from './pg-session.js';
+import type { GenericUse, PgResult, PgRoot, PgSession, PgStatements } from './pg-session.js';
 
 export const CHANGES_CHANNEL = 'agentboard_events';
 /** A SELECT expression that tells every instance, on commit, that data changed. */
@@ -56,8 +56,12 @@ export class PgChanges {
   /** `root`, with every write through it counted once it completes (a transaction's when it ends). */
   counting(root: PgRoot): PgRoot {
     const bump = () => void this.#count++;
+    const countedQuery =
+      (s: PgStatements) =>
+      <R>(text: string, params?: readonly unknown[]) =>
+        afterWrite(text, () => s.query<R>(text, params), bump);
     const counted = (s: PgSession): PgSession => ({
-      query: <R>(text: string, params?: readonly unknown[]) => afterWrite(text, () => s.query<R>(text, params), bump),
+      query: countedQuery(s),
       exec: (script: string) => afterWrite(script, () => s.exec(script), bump),
       transaction: async <T>(fn: (tx: PgSession) => Promise<T>) => {
         let wrote = false;
@@ -69,9 +73,11 @@ export class PgChanges {
       },
     });
     const generic = new Map<GenericUse, PgSession>();
+    let pipeline: PgStatements | undefined;
     return {
       ...counted(root),
       genericPlans: (use) => generic.get(use) ?? generic.set(use, counted(root.genericPlans(use))).get(use)!,
+      pipeline: () => (pipeline ??= { query: countedQuery(root.pipeline()) }),
       listen: (channel, onPayload, onLost) => root.listen(channel, onPayload, onLost),
       close: async () => {
         this.#closed = true;

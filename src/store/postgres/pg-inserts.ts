@@ -12,7 +12,7 @@ import { insertedObject, objectParams } from '../object-columns.js';
 import { NOTIFY_CHANGED } from './pg-changes.js';
 import { EVENT_COLUMNS, EVENTS_LOCK, eventValues } from './pg-events.js';
 import { all, authorReputableSql, getObjectRow } from './pg-rows.js';
-import type { PgSession } from './pg-session.js';
+import type { PgStatements } from './pg-session.js';
 import { flatVectors, MemoryVectors, notifyVectorsSql, VECTORS_CHANNEL, type PgvectorLeg } from './pg-vectors.js';
 
 export interface RowToInsert {
@@ -110,7 +110,7 @@ const INSERT_ROWS = { none: insertRowsSql(null), pgvector: insertRowsSql('pgvect
  * (`created: false`) and nothing of it is written; of rows sharing a key, the first is inserted
  * and the others answered with it, as they would be one after another.
  */
-export async function insertRows(db: PgSession, rows: readonly RowToInsert[], enqueuedAt: number, dedupe: boolean, leg: VectorLeg = null): Promise<Inserted[]> {
+export async function insertRows(db: PgStatements, rows: readonly RowToInsert[], enqueuedAt: number, dedupe: boolean, leg: VectorLeg = null): Promise<Inserted[]> {
   const firstOfKey = new Map<string, number>();
   const sent: { n: number; row: RowToInsert }[] = [];
   rows.forEach((row, n) => {

@@ -5,7 +5,7 @@
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { liveUntil } from '../../domain/state.js';
 import { STANDING_COLUMNS, standingFacts, toStoredObject, type ObjectColumns, type StandingColumns } from '../object-columns.js';
-import type { PgSession } from './pg-session.js';
+import type { PgStatements } from './pg-session.js';
 
 export type Params = Record<string, unknown>;
 
@@ -39,11 +39,11 @@ function bind(sql: string, params: Params): [string, unknown[]] {
   ];
 }
 
-export async function all<R>(db: PgSession, sql: string, params: Params = {}): Promise<R[]> {
+export async function all<R>(db: PgStatements, sql: string, params: Params = {}): Promise<R[]> {
   return (await db.query<R>(...bind(sql, params))).rows;
 }
 
-export async function one<R>(db: PgSession, sql: string, params: Params = {}): Promise<R | undefined> {
+export async function one<R>(db: PgStatements, sql: string, params: Params = {}): Promise<R | undefined> {
   return (await db.query<R>(...bind(sql, params))).rows[0];
 }
 
@@ -57,14 +57,14 @@ export async function one<R>(db: PgSession, sql: string, params: Params = {}): P
  * The rows come in no given order, alike in every column: a caller wanting one sorts. Integers,
  * finite floats (shortest exact text either way), booleans and text read back alike.
  */
-export async function allAsColumns<C extends readonly unknown[][]>(db: PgSession, sql: string, columns: readonly string[], params: Params = {}): Promise<C> {
+export async function allAsColumns<C extends readonly unknown[][]>(db: PgStatements, sql: string, columns: readonly string[], params: Params = {}): Promise<C> {
   const row = await one<{ columns: string }>(db, `SELECT json_build_array(${columns.map((c) => `json_agg(r.${c})`).join(', ')})::text AS columns FROM (${sql}) r`, params);
   // Over no rows, each aggregate is null.
   return (JSON.parse(row!.columns) as (unknown[] | null)[]).map((values) => values ?? []) as unknown as C;
 }
 
 /** Runs a write; answers the number of rows it touched. */
-export async function run(db: PgSession, sql: string, params: Params = {}): Promise<number> {
+export async function run(db: PgStatements, sql: string, params: Params = {}): Promise<number> {
   return (await db.query(...bind(sql, params))).rowCount;
 }
 
@@ -97,7 +97,7 @@ export const toObject = (row: ObjectRow): StoredObject => toStoredObject(row, ro
 /** A LIMIT clause with the validated count inlined, as in sqlite-rows.ts. */
 export const limitSql = (n: number) => `LIMIT ${Math.max(0, Math.trunc(n))}`;
 
-export async function getObjectRow(db: PgSession, id: string, live: LiveCriteria): Promise<StoredObject | null> {
+export async function getObjectRow(db: PgStatements, id: string, live: LiveCriteria): Promise<StoredObject | null> {
   const row = await one<ObjectRow>(db, `SELECT ${SELECT_OBJECT} FROM objects o WHERE o.id = @id`, { id, ...liveParams(live) });
   return row ? toObject(row) : null;
 }
@@ -107,7 +107,7 @@ export async function getObjectRow(db: PgSession, id: string, live: LiveCriteria
  * and the standing the domain derives from the facts it leaves is stored on the object and its
  * topic rows, only when it moved. False when there is no such object.
  */
-export async function writeFacts(db: PgSession, id: string, set: string, params: Params, minContradictions: number): Promise<boolean> {
+export async function writeFacts(db: PgStatements, id: string, set: string, params: Params, minContradictions: number): Promise<boolean> {
   const row = await one<StandingColumns<boolean> & { live_until: number }>(db, `UPDATE objects SET ${set} WHERE id = @id RETURNING live_until, ${STANDING_COLUMNS}`, { ...params, id });
   if (!row) return false;
   const until = liveUntil(standingFacts(row, Boolean), minContradictions);

@@ -10,8 +10,12 @@ export interface PgResult<R> {
   rowCount: number;
 }
 
-export interface PgSession {
+/** Statements one at a time, each its own transaction (or part of the session's). */
+export interface PgStatements {
   query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<PgResult<R>>;
+}
+
+export interface PgSession extends PgStatements {
   /** Runs a script of several statements without parameters. */
   exec(script: string): Promise<void>;
   /**
@@ -40,6 +44,14 @@ export interface PgRoot extends PgSession {
    * queues a write batch behind it.
    */
   genericPlans(use: GenericUse): PgSession;
+  /**
+   * One connection of its own, planned as genericPlans' are, whose statements are sent as they
+   * are asked for, behind those still running (pipelining): the server starts each as soon as
+   * the one before it ends, instead of once this process has read that one's answer and sent
+   * the next. For statements that each commit on their own (the publish batches); no
+   * transaction can span them, hence no transaction().
+   */
+  pipeline(): PgStatements;
   close(): Promise<void>;
 }
 
@@ -112,6 +124,48 @@ class ClientSession extends Queries implements PgSession {
   }
 }
 
+/**
+ * PgRoot.pipeline over one node-postgres client in its pipeline mode (each statement sent with
+ * its own Sync, so one that fails fails alone). A connection that drops fails what it had in
+ * flight; the next statement opens another.
+ */
+class PipelinedConnection implements PgStatements {
+  #client: Promise<pg.Client> | null = null;
+  #closed = false;
+  readonly #queries = new Queries({ query: async (config) => (await this.#connected()).query(config) });
+
+  constructor(private readonly opts: PoolOptions) {}
+
+  query<R>(text: string, params?: readonly unknown[]): Promise<PgResult<R>> {
+    return this.#queries.query<R>(text, params);
+  }
+
+  #connected(): Promise<pg.Client> {
+    if (this.#closed) return Promise.reject(new Error('Connection terminated: the pipelined session is closed'));
+    if (!this.#client) {
+      // pipeline is missing from the ClientConfig typings of @types/pg.
+      const client = new pg.Client({ connectionString: withPlans(this.opts.url, 'generic'), connectionTimeoutMillis: this.opts.connectTimeoutMs, types, pipeline: true } as pg.ClientConfig);
+      const connecting = client.connect().then(async () => (await freeFirst(client), client));
+      const drop = () => {
+        if (this.#client === connecting) this.#client = null;
+        void client.end().catch(() => undefined);
+      };
+      // Without a listener an error on the idle connection would end the process.
+      client.on('error', drop);
+      client.on('end', drop);
+      connecting.catch(drop);
+      this.#client = connecting;
+    }
+    return this.#client;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const client = await this.#client?.catch(() => null);
+    await client?.end().catch(() => undefined);
+  }
+}
+
 export interface PoolOptions {
   url: string;
   /** Connections this process opens at most. */
@@ -139,21 +193,18 @@ export interface PoolOptions {
  */
 const FIRST_FREED_BYTES = 4 * 2 ** 20;
 
+/** Awaited before a connection's first statement; failing, it costs only the gain. */
+const freeFirst = async (client: pg.ClientBase) => void (await client.query(`SELECT length(repeat('x', ${FIRST_FREED_BYTES}))`).catch(() => undefined));
+
 const poolOf = (opts: PoolOptions, plans: 'custom' | 'generic', max: number) =>
-  new pg.Pool({
-    connectionString: withPlans(opts.url, plans),
-    max,
-    connectionTimeoutMillis: opts.connectTimeoutMs,
-    types,
-    // Awaited before the pool hands the connection out; failing, it costs only the gain.
-    onConnect: async (client) => void (await client.query(`SELECT length(repeat('x', ${FIRST_FREED_BYTES}))`).catch(() => undefined)),
-  });
+  new pg.Pool({ connectionString: withPlans(opts.url, plans), max, connectionTimeoutMillis: opts.connectTimeoutMs, types, onConnect: freeFirst });
 
 export class PoolSession extends Queries implements PgRoot {
   readonly #pool: pg.Pool;
   readonly #opts: PoolOptions;
 
   readonly #generic = new Map<GenericUse, PoolSession>();
+  #pipeline: PipelinedConnection | null = null;
 
   constructor(opts: PoolOptions, plans: 'custom' | 'generic' = 'custom') {
     const pool = poolOf(opts, plans, opts.max);
@@ -173,6 +224,11 @@ export class PoolSession extends Queries implements PgRoot {
       this.#generic.set(use, generic);
     }
     return generic;
+  }
+
+  pipeline(): PgStatements {
+    // Opens nothing until its first statement.
+    return (this.#pipeline ??= new PipelinedConnection(this.#opts));
   }
 
   async transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T> {
@@ -217,6 +273,6 @@ export class PoolSession extends Queries implements PgRoot {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.#pool.end(), ...[...this.#generic.values()].map((g) => g.close())]);
+    await Promise.all([this.#pool.end(), ...[...this.#generic.values()].map((g) => g.close()), this.#pipeline?.close()]);
   }
 }

@@ -43,6 +43,8 @@ export interface PgStoreOptions {
   memoryIndex?: VectorIndexSettings;
   /** How writes are batched: publishes into one statement (pg-publishes.ts), other transactions into one commit (pg-group-commit.ts). */
   groupCommit?: BatchSettings;
+  /** Publish statements in flight at once, pipelined on one connection (PgRoot.pipeline). */
+  publishPipeline?: number;
   /** How often the full-text indexes' pending lists are merged after writes (pg-index-upkeep.ts); 0 never. */
   indexUpkeepMs?: number;
   warn?: (message: string, err: unknown) => void;
@@ -70,9 +72,9 @@ export class PgStore implements Store {
     this.#db = db;
     this.#opts = opts;
     // Write batches, reads by key and searches of few matches are planned once per connection, on connections of their own (PgRoot.genericPlans).
-    const batches = opts.groupCommit ?? { maxBatch: 32, connections: 1 };
+    const batches = opts.groupCommit ?? { maxBatch: 32, inFlight: 1 };
     this.#commits = new PgGroupCommit(db.genericPlans('writes'), batches);
-    this.#publishes = new PgPublishes(db.genericPlans('writes'), batches, () => this.#leg);
+    this.#publishes = new PgPublishes(db.pipeline(), { maxBatch: batches.maxBatch, inFlight: opts.publishPipeline ?? 2 }, () => this.#leg);
     this.#upkeep = new PgIndexUpkeep(db, { intervalMs: opts.indexUpkeepMs ?? 5000, writes: () => this.#changes.writes, warn: opts.warn });
     this.objects = mapPgErrors(new PgObjects(db, db.genericPlans('reads')));
     this.votes = mapPgErrors(new PgVotes(db));

@@ -66,7 +66,7 @@ export class GroupCommit {
     private readonly ended: (committed: boolean) => void,
   ) {
     // One batch at a time: the file has one writer.
-    this.#batches = new BatchQueue({ maxBatch, connections: 1 }, (jobs) => gate.exclusive(() => this.#batch(jobs)));
+    this.#batches = new BatchQueue({ maxBatch, inFlight: 1 }, (jobs) => gate.exclusive(() => this.#batch(jobs)));
   }
 
   run<T>(fn: () => Promise<T>): Promise<T> {
