@@ -22,9 +22,9 @@ export class BatchQueue<J> {
   #scheduled = false;
 
   /**
-   * `runBatch` settles each of its jobs itself and never rejects. It may call `release` once
-   * its statement answered, before it settles its jobs: what waits
-   * then goes at once, and the server works on it while this batch's callers are answered.
+   * `runBatch` settles each of its jobs itself and never rejects. It may call `release` once its
+   * statement answered, before it settles its jobs: what waits then goes at once, and the
+   * server works on it while this batch's callers are answered.
    * Without, the next batch goes once this one has ended, after a turn of the event loop.
    */
   constructor(
@@ -54,7 +54,7 @@ export class BatchQueue<J> {
     });
   }
 
-  /** Runs the next batch now, when one waits and a connection is free. */
+  /** Runs the next batch now, when one waits and fewer than `inFlight` are running. */
   #start(): void {
     if (this.#running >= this.settings.inFlight || this.#queue.length === 0) return;
     this.#running++;

@@ -9,13 +9,13 @@
  * server refuses (text it cannot store) fails alone, unless the database is out of reach;
  * after a deadlock a publish runs again.
  *
- * The statements go on one connection, pipelined (PgRoot.pipeline): the next batch is sent while
- * the last one runs, so the server starts it the moment the last commits. One at a time, the
- * server's process was idle 30% of the time under 16 publishing connections, waiting for this
- * process to read an answer and send the next batch; with two in flight, 22%, and the
- * publishes per second were 1.12 and 1.14 × (two runs of alternating turns). Three in flight made batches smaller
- * (0.95 × two). A batch sent behind another sees what that one inserted: each commits before
- * the next starts.
+ * The statements go on one connection, pipelined (PgRoot.pipeline): the next batch is sent
+ * while the last one runs, so the server starts it the moment the last commits. One at a time,
+ * the server's process was idle 30% of the time under 16 publishing connections, waiting for
+ * this process to read an answer and send the next batch; with two in flight, 22%, and the
+ * publishes per second were 1.12 and 1.14 × (two runs of alternating turns). Three in flight
+ * made batches smaller (0.95 × two). A batch sent behind another sees what that one inserted:
+ * each commits before the next starts.
  */
 import type { NewEvent } from '../../domain/events.js';
 import type { LiveCriteria } from '../../domain/model.js';

@@ -10,7 +10,7 @@ export interface PgResult<R> {
   rowCount: number;
 }
 
-/** Statements one at a time, each its own transaction (or part of the session's). */
+/** Single statements: each its own transaction, or part of the session's. */
 export interface PgStatements {
   query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<PgResult<R>>;
 }

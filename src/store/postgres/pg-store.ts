@@ -71,7 +71,8 @@ export class PgStore implements Store {
     const db = this.#changes.counting(root);
     this.#db = db;
     this.#opts = opts;
-    // Write batches, reads by key and searches of few matches are planned once per connection, on connections of their own (PgRoot.genericPlans).
+    // Write batches, reads by key and searches of few matches are planned once per connection, on
+    // connections of their own (PgRoot.genericPlans); publishes on one, pipelined (PgRoot.pipeline).
     const batches = opts.groupCommit ?? { maxBatch: 32, inFlight: 1 };
     this.#commits = new PgGroupCommit(db.genericPlans('writes'), batches);
     this.#publishes = new PgPublishes(db.pipeline(), { maxBatch: batches.maxBatch, inFlight: opts.publishPipeline ?? 2 }, () => this.#leg);
