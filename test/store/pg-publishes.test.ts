@@ -95,6 +95,34 @@ describe.skipIf(unavailable !== null)('publishes on PostgreSQL', () => {
     expect((await store.events.after(0, 10)).map((e) => e.objectId)).toEqual(ok.map((r) => r.id));
   });
 
+  it('goes on publishing after the server drops its publishing connection: meanwhile a publish is unavailable, never lost or an internal error', async () => {
+    const named = new URL(url);
+    named.searchParams.set('application_name', `ab_pipe_${process.pid}_${++n}`);
+    const store = new PgStore(new PoolSession({ url: named.toString(), max: 2, connectTimeoutMs: 5000 }));
+    opened.push(store);
+    expect((await publishObject(store, row('before-drop'), live)).created).toBe(true);
+    const admin = new PoolSession({ url, max: 1, connectTimeoutMs: 5000 });
+    try {
+      const dropped = await admin.query<{ pid: number }>(
+        "SELECT pg_terminate_backend(pid) AS done, pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE '%jsonb_to_recordset%'",
+        [named.searchParams.get('application_name')],
+      );
+      expect(dropped.rows).toHaveLength(1);
+    } finally {
+      await admin.close();
+    }
+    // Until this process hears of the drop, a publish may go down with the connection.
+    const refused: unknown[] = [];
+    let landed: { created: boolean } | undefined;
+    for (let attempt = 0; attempt < 20 && !landed; attempt++) {
+      landed = await publishObject(store, row('after-drop'), live).catch((err: unknown) => void refused.push(err));
+      if (!landed) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(landed?.created).toBe(true);
+    expect(refused.map((e) => (e as { code?: string }).code)).toEqual(refused.map(() => 'unavailable'));
+    expect((await store.events.after(0, 10)).length).toBe(2);
+  });
+
   it('lets two stores publish the same keys at once, in opposite orders: no deadlock, each key once', async () => {
     const [one, two] = [open(), open()];
     const keys = Array.from({ length: 40 }, (_, i) => `race-${i}`);
