@@ -141,7 +141,8 @@ class PipelinedConnection implements PgStatements {
   }
 
   #connected(): Promise<pg.Client> {
-    if (this.#closed) return Promise.reject(new Error('Connection terminated: the pipelined session is closed'));
+    // SQLSTATE 08003 (connection_does_not_exist): unavailable, as any connection that is gone (pg-errors.ts).
+    if (this.#closed) return Promise.reject(Object.assign(new Error('the pipelined session is closed'), { code: '08003' }));
     if (!this.#client) {
       // pipeline is missing from the ClientConfig typings of @types/pg.
       const client = new pg.Client({ connectionString: withPlans(this.opts.url, 'generic'), connectionTimeoutMillis: this.opts.connectTimeoutMs, types, pipeline: true } as pg.ClientConfig);
