@@ -42,11 +42,10 @@ export async function openStore(config: Config, log?: Logger): Promise<Store> {
     return new SqliteStore(d.path, { busyTimeoutMs: d.busyTimeoutMs, groupCommitMax: d.groupCommitMax, checkpointMs: d.checkpointMs, searchThread: d.searchThread, searchCacheKib: d.searchCacheKib, vectors: d.vectors, memoryIndex: d.memoryIndex, ...(warn ? { warn } : {}) });
   }
   const [{ PgStore }, { PoolSession }] = await Promise.all([import('./store/postgres/pg-store.js'), import('./store/postgres/pg-session.js')]);
-  // The reads' connections, half planning each statement for its values and half planning it
-  // once (reads by key, searches of few matches: PgRoot.genericPlans); the group commits' own,
-  // one per batch in flight; and the publishes' one (PgRoot.pipeline).
-  const plannedReads = Math.max(1, Math.floor(d.poolSize / 2));
-  const pool = { url: d.url, max: Math.max(1, d.poolSize - plannedReads), connectTimeoutMs: d.connectTimeoutMs, genericMax: d.groupCommit.inFlight, genericReadsMax: plannedReads };
+  // The pool, for transactions and every statement not below; the group commits' own
+  // connections, one per batch in flight (PgRoot.genericPlans); the publishes' one
+  // (PgRoot.pipeline); and the pipelined ones of searches and reads by key (PgRoot.pipelines).
+  const pool = { url: d.url, max: d.poolSize, connectTimeoutMs: d.connectTimeoutMs, genericMax: d.groupCommit.inFlight, readPipelines: d.readPipelines };
   return new PgStore(new PoolSession(pool), {
     vectorIndex: d.vectorIndex,
     memoryIndex: d.memoryIndex,

@@ -63,6 +63,12 @@ const EnvSchema = z.object({
    * the one before commits. 1 sends each once the last has answered.
    */
   PG_PUBLISH_PIPELINE: int(1, 64).default(2),
+  /**
+   * Pipelined connections per process for searches' statements and reads by key, of each kind
+   * (planned for their values, planned once): each statement goes to the one with the fewest in
+   * flight, sent behind those still running there.
+   */
+  PG_READ_PIPELINES: int(1, 64).default(1),
   /** How often (ms) a process merges the full-text indexes' pending lists after writes; 0 leaves it to the server's vacuums. */
   PG_INDEX_UPKEEP_MS: int(0, 3_600_000).default(5000),
   /** How long a PostgreSQL query waits for a connection before failing (503). */
@@ -235,6 +241,7 @@ export interface Config {
         connectTimeoutMs: number;
         groupCommit: { maxBatch: number; inFlight: number };
         publishPipeline: number;
+        readPipelines: number;
         indexUpkeepMs: number;
         vectorIndex: 'auto' | 'memory';
         memoryIndex: VectorIndexSettings;
@@ -343,6 +350,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
         groupCommit: { maxBatch: e.PG_GROUP_COMMIT_MAX, inFlight: e.PG_GROUP_COMMIT_CONNECTIONS },
         publishPipeline: e.PG_PUBLISH_PIPELINE,
+        readPipelines: e.PG_READ_PIPELINES,
         indexUpkeepMs: e.PG_INDEX_UPKEEP_MS,
         vectorIndex: e.VECTOR_INDEX,
         memoryIndex,

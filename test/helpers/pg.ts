@@ -99,6 +99,10 @@ export class PgliteSession extends PgliteQueries implements PgRoot {
   pipeline(): PgSession {
     return this;
   }
+  /** One connection, as pipeline()'s. */
+  pipelines(): PgSession {
+    return this;
+  }
   async listen(channel: string, onPayload: (payload: string) => void) {
     const unsubscribe = await this.db.listen(channel, onPayload);
     return { stop: () => unsubscribe() };

@@ -140,7 +140,7 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
 
   it("plans a batch's statements once per connection, on connections of their own, and every other statement per execution", async () => {
     const mode = async (s: PgSession) => (await s.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0]!.plan_cache_mode;
-    const generic = db.genericPlans('writes');
+    const generic = db.genericPlans();
     const commits = new PgGroupCommit(generic, { maxBatch: 8, inFlight: 1 });
     expect(await commits.run((tx) => mode(tx))).toBe('force_generic_plan');
     expect(await mode(generic)).toBe('force_generic_plan');

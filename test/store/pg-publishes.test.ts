@@ -26,7 +26,7 @@ describe.skipIf(unavailable !== null)('publishes on PostgreSQL', () => {
   /** A store whose statements, and transactions (as BEGIN), are counted in `texts`. */
   const open = (texts: string[] = []) => {
     const pool = new PoolSession({ url, max: 4, connectTimeoutMs: 5000 });
-    const generic = pool.genericPlans('writes');
+    const generic = pool.genericPlans();
     const pipeline = pool.pipeline();
     // What runs on the write batches' connections is marked `generic:`.
     const batches: PgSession = {
@@ -42,6 +42,7 @@ describe.skipIf(unavailable !== null)('publishes on PostgreSQL', () => {
       genericPlans: () => batches,
       // What runs on the pipelined connection is marked `pipeline:`.
       pipeline: () => ({ query: (text, params) => (texts.push(`pipeline: ${text}`), pipeline.query(text, params)) }),
+      pipelines: (plans) => pool.pipelines(plans),
       close: () => pool.close(),
     };
     const store = new PgStore(session);
@@ -152,8 +153,9 @@ it('fails a batch of publishes at once, each with unavailable, when the database
     exec: (script) => pool.exec(script),
     transaction: (fn) => pool.transaction(fn),
     listen: (channel, onPayload, onLost) => pool.listen(channel, onPayload, onLost),
-    genericPlans: (use) => pool.genericPlans(use),
+    genericPlans: () => pool.genericPlans(),
     pipeline: () => ({ query: (text, params) => (statements++, pipeline.query(text, params)) }),
+    pipelines: (plans) => pool.pipelines(plans),
     close: () => pool.close(),
   };
   const store = new PgStore(root);

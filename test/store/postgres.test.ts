@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { freshSchema, PG_URL, pgUnavailable, realPgStore } from '../helpers/pg.js';
-import { PoolSession, withPlans } from '../../src/store/postgres/pg-session.js';
+import { PoolSession, withPlans, type PgStatements } from '../../src/store/postgres/pg-session.js';
 import { pgMigrations } from '../../src/store/postgres/pg-migrations.js';
 import { textVector } from '../../src/store/postgres/pg-inserts.js';
 import { EVENTS_LOCK } from '../../src/store/postgres/pg-events.js';
@@ -35,10 +35,10 @@ interface Sent {
   params: readonly unknown[];
 }
 
-/** A store on `url` whose reads planned once (genericPlans('reads')) are pushed onto `planned`, with their values. */
+/** A store on `url` whose reads planned once (pipelines('generic')) are pushed onto `planned`, with their values. */
 function plannedReadsStore(url: string, planned: Sent[]): { store: PgStore; session: PoolSession } {
   const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
-  const generic = session.genericPlans('reads');
+  const generic = session.pipelines('generic');
   const query = generic.query.bind(generic);
   generic.query = (text, params) => (planned.push({ text, params: params ?? [] }), query(text, params));
   return { store: new PgStore(session), session };
@@ -488,16 +488,17 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     }
   });
 
-  it('runs write batches on connections of their own, never queued behind reads planned once', async () => {
-    const session = new PoolSession({ url: PG_URL, max: 1, connectTimeoutMs: 5000, genericMax: 1, genericReadsMax: 1 });
+  it('runs write batches and the pool on connections of their own, never queued behind the pipelined reads', async () => {
+    const session = new PoolSession({ url: PG_URL, max: 1, connectTimeoutMs: 5000, genericMax: 1, readPipelines: 1 });
     try {
-      // The one connection for reads planned once is busy for a second.
-      let slept = false;
-      const busy = session.genericPlans('reads').query('SELECT pg_sleep($1)', [1]).then(() => (slept = true));
+      // Each kind's one pipelined connection is busy for a second.
+      let slept = 0;
+      const busy = (['generic', 'custom'] as const).map((plans) => session.pipelines(plans).query('SELECT pg_sleep($1)', [1]).then(() => slept++));
       await new Promise((r) => setTimeout(r, 100));
-      await session.genericPlans('writes').query('SELECT $1::int AS n', [1]);
-      expect(slept).toBe(false);
-      await busy;
+      await session.genericPlans().query('SELECT $1::int AS n', [1]);
+      await session.query('SELECT $1::int AS n', [2]);
+      expect(slept).toBe(0);
+      await Promise.all(busy);
     } finally {
       await session.close();
     }
@@ -510,11 +511,25 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       await session.query('CREATE TABLE unindexed AS SELECT n FROM generate_series(1, 1000) n');
       // A scan no index serves: where it plans once, enable_seqscan=off prices it far past
       // jit_above_cost (on PostgreSQL 15); the threshold set to 0 makes any plan qualify.
-      for (const kind of [session, session.genericPlans('reads'), session.genericPlans('writes')]) {
-        const plan = await kind.transaction(async (tx) => {
-          await tx.query('SET LOCAL jit_above_cost = 0');
-          return planText((await tx.query<{ 'QUERY PLAN': string }>('EXPLAIN (ANALYZE) SELECT count(*) FROM unindexed WHERE n % $1 = 0', [7])).rows);
-        });
+      const explain = (s: PgStatements) => s.query<{ 'QUERY PLAN': string }>('EXPLAIN (ANALYZE) SELECT count(*) FROM unindexed WHERE n % $1 = 0', [7]);
+      const plans = [
+        ...(await Promise.all(
+          [session, session.genericPlans()].map((kind) =>
+            kind.transaction(async (tx) => {
+              await tx.query('SET LOCAL jit_above_cost = 0');
+              return planText((await explain(tx)).rows);
+            }),
+          ),
+        )),
+        // A pipelined connection (one of each kind here) runs no transaction across statements: the setting is its session's.
+        ...(await Promise.all(
+          [session.pipelines('custom'), session.pipelines('generic'), session.pipeline()].map(async (kind) => {
+            await kind.query('SET jit_above_cost = 0');
+            return planText((await explain(kind)).rows);
+          }),
+        )),
+      ];
+      for (const plan of plans) {
         expect(plan).toContain('Seq Scan on unindexed');
         expect(plan).not.toContain('JIT');
       }
@@ -525,9 +540,9 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
   });
 
   it('keeps what a connection’s server process frees for its next query, on either kind of connection', async (ctx) => {
-    const session = new PoolSession({ url: PG_URL, max: 1, connectTimeoutMs: 5000, genericMax: 1, genericReadsMax: 1 });
+    const session = new PoolSession({ url: PG_URL, max: 1, connectTimeoutMs: 5000, genericMax: 1, readPipelines: 1 });
     try {
-      for (const kind of [session, session.genericPlans('reads'), session.genericPlans('writes')]) {
+      for (const kind of [session, session.genericPlans(), session.pipelines('custom'), session.pipelines('generic'), session.pipeline()]) {
         const pid = (await kind.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
         // Minor page faults (field 10) of the server process, read where the server runs (as on CI).
         if (procStat(pid)?.command !== 'postgres') {

@@ -5,7 +5,7 @@
  * withdraw, hide), imports and re-derived standing. While the listening connection is down
  * nothing can be vouched for, and the mark is null: nothing is served from the cache.
  */
-import type { GenericUse, PgResult, PgRoot, PgSession, PgStatements } from './pg-session.js';
+import type { PgResult, PgRoot, PgSession, PgStatements, Plans } from './pg-session.js';
 
 export const CHANGES_CHANNEL = 'agentboard_events';
 /** A SELECT expression that tells every instance, on commit, that data changed. */
@@ -72,12 +72,14 @@ export class PgChanges {
         }
       },
     });
-    const generic = new Map<GenericUse, PgSession>();
+    let generic: PgSession | undefined;
     let pipeline: PgStatements | undefined;
+    const pipelines = new Map<Plans, PgStatements>();
     return {
       ...counted(root),
-      genericPlans: (use) => generic.get(use) ?? generic.set(use, counted(root.genericPlans(use))).get(use)!,
+      genericPlans: () => (generic ??= counted(root.genericPlans())),
       pipeline: () => (pipeline ??= { query: countedQuery(root.pipeline()) }),
+      pipelines: (plans) => pipelines.get(plans) ?? pipelines.set(plans, { query: countedQuery(root.pipelines(plans)) }).get(plans)!,
       listen: (channel, onPayload, onLost) => root.listen(channel, onPayload, onLost),
       close: async () => {
         this.#closed = true;

@@ -8,7 +8,7 @@ import { STANDING_COLUMNS, standingFacts, type StandingColumns } from '../object
 import { BulkRowError, type BulkObject, type ListQuery, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
 import { all, getObjectRow, limitSql, liveParams, liveSql, one, run, SELECT_OBJECT, toObject, writeFacts, type ObjectRow, type Params } from './pg-rows.js';
 import { insertRows } from './pg-inserts.js';
-import type { PgSession } from './pg-session.js';
+import type { PgSession, PgStatements } from './pg-session.js';
 import { NOTIFY_CHANGED } from './pg-changes.js';
 
 /** Rows re-derived per transaction when the standing rule changes, as in sqlite-objects.ts. */
@@ -17,8 +17,8 @@ const RESTATE_BATCH = 5000;
 export class PgObjects implements ObjectStore {
   constructor(
     private readonly db: PgSession,
-    /** For reads by key, planned once per connection (PgRoot.genericPlans); in a transaction, the transaction. */
-    private readonly keyed: PgSession = db,
+    /** For reads by key, planned once per connection (PgRoot.pipelines('generic')); in a transaction, the transaction. */
+    private readonly keyed: PgStatements = db,
   ) {}
 
   get(id: string, live: LiveCriteria): Promise<StoredObject | null> {

@@ -8,7 +8,7 @@
 import type { LexicalHit, LexicalQuery, SearchIndex, SemanticHit, SemanticQuery } from '../../ports/search-index.js';
 import { CANDIDATE_COLUMNS, candidateColumnsAt, toCandidate, type CandidateValues } from '../object-columns.js';
 import { addFilters, allAsColumns, limitSql, liveParams, liveSql, one, type Params } from './pg-rows.js';
-import type { PgSession } from './pg-session.js';
+import type { PgSession, PgStatements } from './pg-session.js';
 import type { MemoryVectors, PgvectorLeg } from './pg-vectors.js';
 
 /** Corpus size and mean document length (distinct lexemes) feed BM25; re-read at most this often. */
@@ -62,9 +62,14 @@ export class PgSearchIndex implements SearchIndex {
   #df: { mark: number | null; counts: Map<string, number> } = { mark: null, counts: new Map() };
 
   constructor(
+    /** For statements that may run long (counts over the table): the pool. */
     private readonly db: PgSession,
-    /** Plans each statement once per connection (PgRoot.genericPlans): for statements whose plan cannot depend on their values. */
-    private readonly planned: PgSession,
+    /**
+     * The searches' own statements, short and many at once (PgRoot.pipelines): `planned` plans
+     * each once per connection, for statements whose plan cannot depend on their values;
+     * `custom` plans each for its values.
+     */
+    private readonly searches: { planned: PgStatements; custom: PgStatements },
     private readonly vectors: () => PgvectorLeg | MemoryVectors | null,
     /** Moves with every write any instance makes (PgStore.changeMark); null while unknown. */
     private readonly changeMark: () => Promise<number | null>,
@@ -151,7 +156,7 @@ export class PgSearchIndex implements SearchIndex {
             `SELECT DISTINCT ON (o.seq) * FROM (${parsed.each.map((t, i) => ((params[`e${i}`] = t), `(${windowed(`@e${i}`)})`)).join(' UNION ALL ')}) o`;
     // Scored and marked once (materialized); then only phrase hits read their text, in one lookup.
     const values = await allAsColumns<[...CandidateValues, scores: number[], allTerms: boolean[], phrases: boolean[], texts: ([title: string, content: string] | null)[], seqs: number[]]>(
-      few || common ? this.planned : this.db,
+      few || common ? this.searches.planned : this.searches.custom,
       `WITH scored AS MATERIALIZED (${scored})
        SELECT h.*, CASE WHEN h.phrase THEN (SELECT json_build_array(o.title, o.content) FROM objects o WHERE o.seq = h.seq) END AS text
        FROM (SELECT * FROM scored WHERE score > 0 ORDER BY score DESC, seq ${limitSql(q.limit)}) h`,
@@ -179,7 +184,7 @@ export class PgSearchIndex implements SearchIndex {
     // The GIN index's matches, unscored, and no further than upTo; planned once where the AND
     // query would be (hybrid searches with every query new 4-5% faster, interleaved runs).
     const counted = await one<{ n: number }>(
-      fewMatches(q, Math.min(...parsed.df)) ? this.planned : this.db,
+      fewMatches(q, Math.min(...parsed.df)) ? this.searches.planned : this.searches.custom,
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM objects o WHERE ${q.stemmed ? 'o.stems' : 'o.words'} @@ @all::tsquery ${limitSql(upTo)}) c`,
       { all: parsed.all },
     );

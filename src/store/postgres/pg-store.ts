@@ -71,15 +71,17 @@ export class PgStore implements Store {
     const db = this.#changes.counting(root);
     this.#db = db;
     this.#opts = opts;
-    // Write batches, reads by key and searches of few matches are planned once per connection, on
-    // connections of their own (PgRoot.genericPlans); publishes on one, pipelined (PgRoot.pipeline).
+    // Write batches are planned once per connection, on connections of their own
+    // (PgRoot.genericPlans); publishes on one, pipelined (PgRoot.pipeline); reads by key and
+    // searches' statements on pipelined connections of their own (PgRoot.pipelines), planned
+    // once (reads by key, searches of few matches) or for their values.
     const batches = opts.groupCommit ?? { maxBatch: 32, inFlight: 1 };
-    this.#commits = new PgGroupCommit(db.genericPlans('writes'), batches);
+    this.#commits = new PgGroupCommit(db.genericPlans(), batches);
     this.#publishes = new PgPublishes(db.pipeline(), { maxBatch: batches.maxBatch, inFlight: opts.publishPipeline ?? 2 }, () => this.#leg);
     this.#upkeep = new PgIndexUpkeep(db, { intervalMs: opts.indexUpkeepMs ?? 5000, writes: () => this.#changes.writes, warn: opts.warn });
-    this.objects = mapPgErrors(new PgObjects(db, db.genericPlans('reads')));
+    this.objects = mapPgErrors(new PgObjects(db, db.pipelines('generic')));
     this.votes = mapPgErrors(new PgVotes(db));
-    this.search = mapPgErrors(new PgSearchIndex(db, db.genericPlans('reads'), () => this.#leg, () => this.changeMark()));
+    this.search = mapPgErrors(new PgSearchIndex(db, { planned: db.pipelines('generic'), custom: db.pipelines('custom') }, () => this.#leg, () => this.changeMark()));
     this.embeddings = mapPgErrors(new PgEmbedQueue(db, () => this.#leg));
     this.registry = mapPgErrors(new PgRegistry(db));
     this.identity = mapPgErrors(new PgIdentity(db));
