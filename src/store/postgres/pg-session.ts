@@ -195,10 +195,10 @@ class PipelinedConnection implements PgStatements {
  * asked one at a time keep to one), where the server starts it as soon as those ahead of it
  * end. From a pool, each statement waited for a free connection and then woke that
  * connection's server process, which had gone to sleep: under 32 concurrent searches with every
- * query new (16 concurrent statements and more), searches per second rose from 1,750-1,800 to
- * 2,600-2,700 with one connection of each kind, the board's CPU per search fell from 428 to
- * 290-300 µs and the server's from 416 to 291 (side by side, two runs each). Two of each kind
- * gave 2,200-2,370 per second, and hybrid searches a p99 of five to six times their p50.
+ * query new, searches per second rose from 1,750-1,800 to 2,600-2,700 with one connection of
+ * each kind, the board's CPU per search fell from 428 to 290-300 µs and the server's from 416
+ * to 291 (side by side, two runs each). Two of each kind gave 2,200-2,370 per second, and
+ * hybrid searches a p99 of five to six times their p50.
  */
 class PipelinedConnections implements PgStatements {
   readonly #connections: { connection: PipelinedConnection; inFlight: number }[];
