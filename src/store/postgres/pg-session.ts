@@ -256,40 +256,18 @@ const freeFirst = async (client: pg.ClientBase) => void (await client.query(`SEL
 const poolOf = (opts: PoolOptions, plans: Plans, max: number) =>
   new pg.Pool({ connectionString: withPlans(opts.url, plans), max, connectionTimeoutMillis: opts.connectTimeoutMs, types, onConnect: freeFirst });
 
-export class PoolSession extends Queries implements PgRoot {
+/** A pool's statements, scripts and transactions: genericPlans()'s, and the root's own (PoolSession). */
+class PooledSession extends Queries implements PgSession {
   readonly #pool: pg.Pool;
-  readonly #opts: PoolOptions;
-
-  #generic: PoolSession | null = null;
-  // Made at once, so that close() closes them whenever they are first used; each opens nothing until its first statement.
-  readonly #pipeline: PipelinedConnection;
-  readonly #pipelines: Record<Plans, PipelinedConnections>;
   #closing: Promise<void> | null = null;
 
-  constructor(opts: PoolOptions, plans: Plans = 'custom') {
-    const pool = poolOf(opts, plans, opts.max);
+  constructor(opts: PoolOptions, plans: Plans, max: number) {
+    const pool = poolOf(opts, plans, max);
     super(pool);
     this.#pool = pool;
-    this.#opts = opts;
-    this.#pipeline = new PipelinedConnection(opts, 'generic');
-    const reads = opts.readPipelines ?? 1;
-    this.#pipelines = { custom: new PipelinedConnections(opts, 'custom', reads), generic: new PipelinedConnections(opts, 'generic', reads) };
     // An idle connection the server dropped (restart, failover) is discarded by the pool; the
     // next query opens another. Without a listener the error would end the process.
     this.#pool.on('error', () => undefined);
-  }
-
-  genericPlans(): PgSession {
-    // Opens nothing until its first query.
-    return (this.#generic ??= new PoolSession({ ...this.#opts, max: this.#opts.genericMax ?? 4 }, 'generic'));
-  }
-
-  pipeline(): PgStatements {
-    return this.#pipeline;
-  }
-
-  pipelines(plans: Plans): PgStatements {
-    return this.#pipelines[plans];
   }
 
   async transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T> {
@@ -307,6 +285,41 @@ export class PoolSession extends Queries implements PgRoot {
       // A connection that cannot even roll back is destroyed, not reused.
       client.release(broken);
     }
+  }
+
+  /** Ends the pool; called again, answers the first call's promise. */
+  close(): Promise<void> {
+    return (this.#closing ??= this.#pool.end());
+  }
+}
+
+export class PoolSession extends PooledSession implements PgRoot {
+  readonly #opts: PoolOptions;
+  #generic: PooledSession | null = null;
+  // Made at once, so that close() closes them whenever they are first used; each opens nothing until its first statement.
+  readonly #pipeline: PipelinedConnection;
+  readonly #pipelines: Record<Plans, PipelinedConnections>;
+  #closing: Promise<void> | null = null;
+
+  constructor(opts: PoolOptions) {
+    super(opts, 'custom', opts.max);
+    this.#opts = opts;
+    this.#pipeline = new PipelinedConnection(opts, 'generic');
+    const reads = opts.readPipelines ?? 1;
+    this.#pipelines = { custom: new PipelinedConnections(opts, 'custom', reads), generic: new PipelinedConnections(opts, 'generic', reads) };
+  }
+
+  genericPlans(): PgSession {
+    // Opens nothing until its first query.
+    return (this.#generic ??= new PooledSession(this.#opts, 'generic', this.#opts.genericMax ?? 4));
+  }
+
+  pipeline(): PgStatements {
+    return this.#pipeline;
+  }
+
+  pipelines(plans: Plans): PgStatements {
+    return this.#pipelines[plans];
   }
 
   async listen(channel: string, onPayload: (payload: string) => void, onLost: (err: Error) => void) {
@@ -333,8 +346,8 @@ export class PoolSession extends Queries implements PgRoot {
     };
   }
 
-  async close(): Promise<void> {
-    this.#closing ??= Promise.all([this.#pool.end(), this.#generic?.close(), this.#pipeline.close(), this.#pipelines.custom.close(), this.#pipelines.generic.close()]).then(() => undefined);
+  override close(): Promise<void> {
+    this.#closing ??= Promise.all([super.close(), this.#generic?.close(), this.#pipeline.close(), this.#pipelines.custom.close(), this.#pipelines.generic.close()]).then(() => undefined);
     return this.#closing;
   }
 }
