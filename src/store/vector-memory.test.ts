@@ -38,6 +38,26 @@ describe('vector memory', () => {
     expect(bestIndices(new Float32Array(1000).fill(0.5), 900, 3, (j) => j)).toEqual([0, 1, 2]);
   });
 
+  it('selects the best k of many values exactly, whatever the sample of them guessed', () => {
+    const next = random(11);
+    const check = (v: Float32Array, k: number, seqOf: (j: number) => number = (j) => j) => {
+      const order = [...v.keys()].sort((a, b) => v[b]! - v[a]! || seqOf(a) - seqOf(b));
+      expect(bestIndices(v, v.length, k, seqOf)).toEqual(order.slice(0, k));
+    };
+    const n = 200_000;
+    // Similarities as the semantic leg scores them, negative ones included; the seqs reversed.
+    const sims = Float32Array.from({ length: n }, () => next() * 1.6 - 0.6);
+    for (const k of [1, 141, 5000]) check(sims, k, (j) => n - j);
+    // Where bestIndices samples (every n/256th value): the guess it reads there too high, so that
+    // fewer than k reach it, then too low, so that every value does. Either way the answer is exact.
+    const sampled = new Set(Array.from({ length: 256 }, (_, i) => Math.floor((i * n) / 256)));
+    check(Float32Array.from({ length: n }, (_, j) => (sampled.has(j) ? 1 - j / n : next() * 0.5)), 141);
+    check(Float32Array.from({ length: n }, (_, j) => (sampled.has(j) ? -1 : next())), 141);
+    // Ties across the k-th place, -0 among them (equal to 0), broken by seq.
+    const ties = Float32Array.from({ length: 5000 }, (_, j) => [0, -0, 0.25, -0.25][j % 4]!);
+    for (const k of [1, 1250, 1251, 2600]) check(ties, k, (j) => (j * 7919) % 5000);
+  });
+
   it('keeps slots by seq, densely while seqs are dense and in a map once one would leave the array mostly empty', () => {
     const next = random(3);
     const index = new SlotIndex();
