@@ -299,7 +299,6 @@ export class PoolSession extends PooledSession implements PgRoot {
   // Made at once, so that close() closes them whenever they are first used; each opens nothing until its first statement.
   readonly #pipeline: PipelinedConnection;
   readonly #pipelines: Record<Plans, PipelinedConnections>;
-  #closing: Promise<void> | null = null;
 
   constructor(opts: PoolOptions) {
     super(opts, 'custom', opts.max);
@@ -346,8 +345,8 @@ export class PoolSession extends PooledSession implements PgRoot {
     };
   }
 
-  override close(): Promise<void> {
-    this.#closing ??= Promise.all([super.close(), this.#generic?.close(), this.#pipeline.close(), this.#pipelines.custom.close(), this.#pipelines.generic.close()]).then(() => undefined);
-    return this.#closing;
+  /** Closes every part; each closes once however often it is asked (the pools' end() may not be called twice). */
+  override async close(): Promise<void> {
+    await Promise.all([super.close(), this.#generic?.close(), this.#pipeline.close(), this.#pipelines.custom.close(), this.#pipelines.generic.close()]);
   }
 }
