@@ -19,6 +19,7 @@ import { finalScore, fuse, legFloor, spread, type MatchTier } from './ranking.js
 import { fold, matchTier, queryTerms, snippet } from './text-match.js';
 import { RecentKeys } from './recent-keys.js';
 import { embedWithin } from './embed-within.js';
+import { bestFirst } from './best-first.js';
 
 export type SearchMode = 'hybrid' | 'lexical' | 'semantic';
 export type Leg = 'lexical' | 'semantic';
@@ -136,9 +137,10 @@ export class Searcher {
     const lexHits = lexicalRuns ? await (lexicalEarly ?? this.#lexicalLeg(lexicalQuery, query)) : [];
     const semHits = semantic?.hits ?? [];
 
-    let candidates: Candidate[] = [];
-    const lexFloor = legFloor(lexHits.map((h) => h.relevance), limits.search.lexicalFloor);
-    const lexSpread = spread(lexHits.map((h) => h.relevance));
+    const candidates: Candidate[] = [];
+    const relevances = lexHits.map((h) => h.relevance);
+    const lexFloor = legFloor(relevances, limits.search.lexicalFloor);
+    const lexSpread = spread(relevances);
     const foldedQuery = fold(query.q);
     for (const h of lexHits) {
       const tier = matchTier(foldedQuery, h, h.text?.title ?? '', h.text?.content ?? '');
@@ -149,16 +151,18 @@ export class Searcher {
     if (semHits.length) {
       // The legs meet by id: an object both found is one candidate. (Indexed only then: a
       // lexical search's hundred ids hashed into a map were 2% of its request thread.)
-      const byId = new Map(candidates.map((c) => [c.facts.id, c]));
-      const semFloor = legFloor(semHits.map((h) => h.similarity), limits.search.semanticFloor, limits.search.semanticMinSimilarity);
-      const semSpread = spread(semHits.map((h) => h.similarity));
+      const byId = new Map<string, Candidate>();
+      for (const c of candidates) byId.set(c.facts.id, c);
+      const similarities = semHits.map((h) => h.similarity);
+      const semFloor = legFloor(similarities, limits.search.semanticFloor, limits.search.semanticMinSimilarity);
+      const semSpread = spread(similarities);
       for (const h of semHits) {
         if (h.similarity < semFloor) continue;
-        const c = byId.get(h.id) ?? { facts: h };
-        c.semantic = { similarity: semSpread(h.similarity) };
-        byId.set(h.id, c);
+        const semantic = { similarity: semSpread(h.similarity) };
+        const c = byId.get(h.id);
+        if (c) c.semantic = semantic;
+        else candidates.push({ facts: h, semantic });
       }
-      candidates = [...byId.values()];
     }
 
     const both = lexicalRuns && semanticRan;
@@ -188,9 +192,13 @@ export class Searcher {
           tierWeight,
         );
         return { c, final };
-      })
-      .sort((a, b) => b.final - a.final || (a.c.facts.id < b.c.facts.id ? 1 : -1));
-    const page = await this.#read(ranked, query.limit, live);
+      });
+    const page = await this.#read(
+      bestFirst(ranked, query.limit, (a, b) => b.final - a.final || (a.c.facts.id < b.c.facts.id ? 1 : -1)),
+      ranked.length,
+      query.limit,
+      live,
+    );
 
     // Settings at their extremes (a freshness floor of 0) can leave even the best at 0.
     const best = page[0]?.final || 1;
@@ -212,10 +220,10 @@ export class Searcher {
    * The ranked candidates' objects, read in full for the page only, best first. One that
    * stopped being live after it was ranked (a concurrent hide or vote) gives way to the next.
    */
-  async #read(ranked: Ranked[], limit: number, live: LiveCriteria): Promise<(Ranked & { object: StoredObject })[]> {
+  async #read(ranked: (from: number, to: number) => Ranked[], count: number, limit: number, live: LiveCriteria): Promise<(Ranked & { object: StoredObject })[]> {
     const page: (Ranked & { object: StoredObject })[] = [];
-    for (let from = 0; page.length < limit && from < ranked.length; ) {
-      const slice = ranked.slice(from, from + limit - page.length);
+    for (let from = 0; page.length < limit && from < count; ) {
+      const slice = ranked(from, from + limit - page.length);
       from += slice.length;
       const read = await this.#objects(slice.map((r) => r.c.facts.id), live);
       for (const r of slice) {

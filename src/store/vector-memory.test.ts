@@ -116,7 +116,7 @@ describe('vector memory', () => {
     const hits = await nearestLive(m, { live: { now: 0, disputeMinContradictions: 2 }, vector: Float32Array.of(1, 0, 0), model: 'm', limit: 3 }, async (seqs) => {
       asked.push(seqs);
       // Only the farthest ten are live.
-      return new Map(seqs.filter((s) => s > 90).map((seq) => [seq, { seq, id: `id${seq}`, created_at: 0, verification_count: 0, contradiction_count: 0 }]));
+      return seqs.map((seq) => (seq > 90 ? { seq, id: `id${seq}`, created_at: 0, verification_count: 0, contradiction_count: 0 } : undefined));
     });
     expect(hits.map((h) => h.id)).toEqual(['id91', 'id92', 'id93']);
     expect(hits[0]!.similarity).toBeCloseTo(cosine([1, 0.91, 0], [1, 0, 0]), 2);

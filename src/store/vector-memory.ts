@@ -405,21 +405,23 @@ function kthHighest(a: Float32Array, k: number): number {
 
 /**
  * The nearest `q.limit` that are live and pass the filters, nearest first: slices of the
- * nearest go to the database (`liveAmong`, by seq) until enough pass.
+ * nearest go to the database (`liveAmong`, by seq) until enough pass. `liveAmong` answers in
+ * the order of the seqs it was given, undefined for each that is not live or does not pass:
+ * answered by seq in a map, building and reading it was a tenth of the semantic leg.
  */
 export async function nearestLive(
   vectors: ModelVectors,
   q: SemanticQuery,
-  liveAmong: (seqs: number[]) => Promise<Map<number, CandidateColumns>>,
+  liveAmong: (seqs: number[]) => Promise<(CandidateColumns | undefined)[]>,
 ): Promise<SemanticHit[]> {
   const hits: SemanticHit[] = [];
   // Most of the nearest are live and pass: a quarter more than asked usually suffices, and each
   // seq read costs the database a row lookup.
   for (const slice of vectors.nearest(q.vector, Math.ceil(q.limit * 1.25) + 16)) {
     const found = await liveAmong(slice.map((s) => s.seq));
-    for (const s of slice) {
-      const row = found.get(s.seq);
-      if (row && hits.length < q.limit) hits.push(toCandidate(row, { similarity: s.similarity }));
+    for (let i = 0; i < slice.length && hits.length < q.limit; i++) {
+      const row = found[i];
+      if (row) hits.push(toCandidate(row, { similarity: slice[i]!.similarity }));
     }
     if (hits.length >= q.limit) break;
   }

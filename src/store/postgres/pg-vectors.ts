@@ -113,9 +113,10 @@ async function factsAmong(db: PgStatements, seqs: number[], q?: SemanticQuery): 
   return new Map(found.map((seq, i) => [seq, { columns: candidateColumnsAt(values, i), liveUntil: liveUntil[i]! }]));
 }
 
-/** Live objects among `seqs` that pass the filters, by seq. */
-async function liveAmong(db: PgStatements, seqs: number[], q: SemanticQuery): Promise<Map<number, CandidateColumns>> {
-  return new Map([...(await factsAmong(db, seqs, q))].map(([seq, f]) => [seq, f.columns]));
+/** The columns of each of `seqs` that is live and passes the filters, in their order (nearestLive). */
+async function liveAmong(db: PgStatements, seqs: number[], q: SemanticQuery): Promise<(CandidateColumns | undefined)[]> {
+  const found = await factsAmong(db, seqs, q);
+  return seqs.map((seq) => found.get(seq)?.columns);
 }
 
 /** Whether this pgvector walks an index past filtered-out rows (`hnsw.iterative_scan`, 0.8 and later). */
@@ -221,22 +222,22 @@ export class MemoryVectors {
    * about the same nearest objects again, and reading them each time was a fifth of the
    * database's work per hybrid search. Live is read as every store reads it: now < live_until.
    */
-  async #liveAmongKept(seqs: number[], q: SemanticQuery): Promise<Map<number, CandidateColumns>> {
+  async #liveAmongKept(seqs: number[], q: SemanticQuery): Promise<(CandidateColumns | undefined)[]> {
     const mark = await this.mark();
     if (mark === null) return liveAmong(this.db.pipelines('custom'), seqs, q);
     if (this.#facts.mark !== mark) this.#facts = { mark, bySeq: new Map() };
     // This mark's facts, even if another mark replaces them while the statement runs.
     const kept = this.#facts.bySeq;
-    const missing = seqs.filter((seq) => !kept.has(seq));
-    const read = missing.length ? await factsAmong(this.db.pipelines('custom'), missing) : new Map<number, SeqFacts>();
-    if (kept.size + missing.length > FACTS_KEPT) kept.clear();
-    for (const seq of missing) kept.set(seq, read.get(seq) ?? null);
-    const live = new Map<number, CandidateColumns>();
-    for (const seq of seqs) {
-      const f = kept.get(seq) ?? read.get(seq);
-      if (f && q.live.now < f.liveUntil) live.set(seq, f.columns);
+    // Each seq's facts, looked up once: undefined where not kept yet (null: kept as no object).
+    const facts = seqs.map((seq) => kept.get(seq));
+    const missing = seqs.filter((_, i) => facts[i] === undefined);
+    if (missing.length) {
+      const read = await factsAmong(this.db.pipelines('custom'), missing);
+      if (kept.size + missing.length > FACTS_KEPT) kept.clear();
+      for (const seq of missing) kept.set(seq, read.get(seq) ?? null);
+      seqs.forEach((seq, i) => (facts[i] ??= read.get(seq) ?? null));
     }
-    return live;
+    return facts.map((f) => (f && q.live.now < f.liveUntil ? f.columns : undefined));
   }
 
   /**

@@ -92,7 +92,8 @@ export class SqliteMemoryVectors implements SqliteVectorLeg {
     })();
   }
 
-  async #liveAmong(seqs: number[], q: SemanticQuery): Promise<Map<number, CandidateColumns>> {
+  /** The columns of each of `seqs` that is live and passes the filters, in their order (nearestLive). */
+  async #liveAmong(seqs: number[], q: SemanticQuery): Promise<(CandidateColumns | undefined)[]> {
     const params: Record<string, unknown> = { ...liveParams(q.live), seqs: JSON.stringify(seqs) };
     const where = [liveSql('o')];
     addFilters(q, where, params);
@@ -100,6 +101,10 @@ export class SqliteMemoryVectors implements SqliteVectorLeg {
     const rows = this.sql(`SELECT ${CANDIDATE_COLUMNS}, o.seq FROM json_each(@seqs) s JOIN objects o ON o.seq = s.value WHERE ${where.join(' AND ')}`)
       .raw(true)
       .all(params) as [...CandidateRow, seq: number][];
-    return new Map(rows.map((r) => [r[4], candidateColumns(r)]));
+    const found = new Map(rows.map((r) => [r[4], r]));
+    return seqs.map((seq) => {
+      const r = found.get(seq);
+      return r && candidateColumns(r);
+    });
   }
 }
