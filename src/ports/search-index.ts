@@ -64,8 +64,9 @@ export interface SearchIndex {
   /**
    * How many objects hold every one of `terms` (live or not, filters aside, words as given or
    * stems), counted no further than `upTo` (a store may count further): an upper bound on the
-   * AND query's answer, far cheaper than that query. `window` is the AND query's, which a store
-   * may plan the count by.
+   * AND query's answer, far cheaper than that query. Only whether `upTo` is reached matters, so a
+   * store that knows without counting that fewer hold them all may answer that bound instead.
+   * `window` is the AND query's, which a store may plan the count by.
    */
   allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed' | 'window'>, upTo: number): Promise<number>;
   /**

@@ -469,7 +469,8 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       const live = { now: Date.now(), disputeMinContradictions: 2 };
       const hits = await store.search.lexical({ live, terms: ['rare', 'words'], allTerms: true, types: ['finding'], limit: 100, window: 300 });
       expect(hits).toHaveLength(30);
-      expect(await store.search.allTermsCount({ terms: ['rare', 'words'], window: 300 }, 100)).toBe(30);
+      // Asked for no more than the rarest word's 30 objects: counted (fewer asked, the bound answers).
+      expect(await store.search.allTermsCount({ terms: ['rare', 'words'], window: 300 }, 30)).toBe(30);
       const statement = planned.find((p) => p.text.includes('ts_rank_cd'));
       expect(statement, 'the search ran on the connections that plan once').toBeDefined();
       const count = planned.find((p) => p.text.includes('count(*)'));
@@ -482,6 +483,35 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       const countPlan = await genericPlanOf(url, count!);
       expect(countPlan).toContain('objects_words');
       expect(countPlan).not.toContain('Seq Scan on objects');
+    } finally {
+      await store.close();
+      await drop();
+    }
+  });
+
+  it('counts nothing where a word fewer objects hold than asked for bounds the count', async () => {
+    const { url, drop } = await freshSchema();
+    const sent: Sent[] = [];
+    const { store, session } = plannedReadsStore(url, sent);
+    const custom = session.pipelines('custom');
+    const query = custom.query.bind(custom);
+    custom.query = (text, params) => (sent.push({ text, params: params ?? [] }), query(text, params));
+    try {
+      await store.migrate();
+      // 'rare' in 20 objects, 'words' in the 10 of them with an even n and in 990 others.
+      await seedFindings(session, 2000, `CASE WHEN n % 100 = 0 THEN CASE WHEN n % 200 = 0 THEN 'rare words' ELSE 'rare' END WHEN n % 2 = 0 THEN 'words' ELSE 'other' END`);
+      const counts = () => sent.filter((s) => s.text.startsWith('SELECT count(*)::int AS n FROM'));
+      const live = { now: Date.now(), disputeMinContradictions: 2 };
+      const all = (await store.search.lexical({ live, terms: ['rare', 'words'], allTerms: true, limit: 100 })).length;
+      expect(all).toBe(10);
+      // Fewer than 100 hold 'rare': its 20 bound the 10 holding both, with no statement.
+      const bound = await store.search.allTermsCount({ terms: ['rare', 'words'], window: 300 }, 100);
+      expect(bound).toBeGreaterThanOrEqual(all);
+      expect(bound).toBeLessThan(100);
+      expect(counts()).toHaveLength(0);
+      // Asked for no more than 'rare' holds, the index counts.
+      expect(await store.search.allTermsCount({ terms: ['rare', 'words'], window: 300 }, 20)).toBe(10);
+      expect(counts()).toHaveLength(1);
     } finally {
       await store.close();
       await drop();

@@ -181,10 +181,15 @@ export class PgSearchIndex implements SearchIndex {
     if (q.terms.length === 0) return 0;
     const parsed = await this.#parse(q.terms, q.stemmed ? 'english' : 'simple');
     if (parsed.lexemes.length === 0) return 0;
+    // The rarest lexeme's objects (counted when the query was parsed) bound the count: fewer than
+    // asked, and nothing is counted (a hybrid search holding a rare word, an error code say,
+    // goes straight to its OR query).
+    const rarest = Math.min(...parsed.df);
+    if (rarest < upTo) return rarest;
     // The GIN index's matches, unscored, and no further than upTo; planned once where the AND
     // query would be (hybrid searches with every query new 4-5% faster, interleaved runs).
     const counted = await one<{ n: number }>(
-      fewMatches(q, Math.min(...parsed.df)) ? this.searches.planned : this.searches.custom,
+      fewMatches(q, rarest) ? this.searches.planned : this.searches.custom,
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM objects o WHERE ${q.stemmed ? 'o.stems' : 'o.words'} @@ @all::tsquery ${limitSql(upTo)}) c`,
       { all: parsed.all },
     );
