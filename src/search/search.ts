@@ -193,12 +193,7 @@ export class Searcher {
         );
         return { c, final };
       });
-    const page = await this.#read(
-      bestFirst(ranked, query.limit, (a, b) => b.final - a.final || (a.c.facts.id < b.c.facts.id ? 1 : -1)),
-      ranked.length,
-      query.limit,
-      live,
-    );
+    const page = await this.#read(ranked, query.limit, live);
 
     // Settings at their extremes (a freshness floor of 0) can leave even the best at 0.
     const best = page[0]?.final || 1;
@@ -217,13 +212,15 @@ export class Searcher {
   }
 
   /**
-   * The ranked candidates' objects, read in full for the page only, best first. One that
-   * stopped being live after it was ranked (a concurrent hide or vote) gives way to the next.
+   * The ranked candidates' objects, read in full for the page only, best first (ordered only as
+   * far as they are read). One that stopped being live after it was ranked (a concurrent hide or
+   * vote) gives way to the next.
    */
-  async #read(ranked: (from: number, to: number) => Ranked[], count: number, limit: number, live: LiveCriteria): Promise<(Ranked & { object: StoredObject })[]> {
+  async #read(ranked: Ranked[], limit: number, live: LiveCriteria): Promise<(Ranked & { object: StoredObject })[]> {
     const page: (Ranked & { object: StoredObject })[] = [];
-    for (let from = 0; page.length < limit && from < count; ) {
-      const slice = ranked(from, from + limit - page.length);
+    const best = bestFirst(ranked, limit, (a, b) => b.final - a.final || (a.c.facts.id < b.c.facts.id ? 1 : -1));
+    for (let from = 0; page.length < limit && from < ranked.length; ) {
+      const slice = best(from, from + limit - page.length);
       from += slice.length;
       const read = await this.#objects(slice.map((r) => r.c.facts.id), live);
       for (const r of slice) {
