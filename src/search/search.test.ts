@@ -212,3 +212,30 @@ it('keeps a lexical leg from the second time its search is asked, so a search as
   expect(await ids('exhausted')).toHaveLength(4);
   expect(legs).toBe(4);
 });
+
+it('fails a hybrid search whose lexical leg fails while the semantic leg runs, and leaves no rejection unhandled', async () => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    const down = Object.assign(new Error('The database is unavailable; retry shortly.'), { code: 'unavailable' });
+    const failing: Store = Object.create(store, {
+      capabilities: { value: { ...store.capabilities, vectors: { available: true } } },
+      search: {
+        value: {
+          lexical: async () => Promise.reject(down),
+          allTermsCount: async () => Promise.reject(down),
+          // The semantic leg is still running when the lexical one fails.
+          semantic: () => new Promise((resolve) => setTimeout(() => resolve([]), 30)),
+        },
+      },
+    });
+    const embedder = { model: 'stub', source: 'test', remedy: '', embed: async (texts: readonly string[]) => texts.map(() => new Float32Array([1, 0])) };
+    const s = new Searcher({ store: failing, clock, limits, log: createLogger('silent'), embedder, semanticBudgetMs: 1000, topicCounts: (l, slugs) => store.objects.topicCounts(l, slugs) });
+    await expect(s.search({ q: 'connection pool', mode: 'hybrid', limit: 10 })).rejects.toBe(down);
+    await new Promise((r) => setImmediate(r));
+    expect(unhandled).toEqual([]);
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+});

@@ -130,6 +130,9 @@ export class Searcher {
     // The embedding starts first, so the lexical query runs while it is in flight.
     const semanticEarly = semanticWanted ? this.#semanticLeg(query.q, filters, perLeg, live) : Promise.resolve(null);
     const lexicalEarly = query.mode !== 'semantic' ? this.#lexicalLeg(lexicalQuery, query) : undefined;
+    // Awaited only after the semantic leg: a failure meanwhile (the database out of reach) would
+    // be an unhandled rejection, which ends the process. It still fails the search where awaited.
+    lexicalEarly?.catch(() => undefined);
     const semantic = await semanticEarly;
     const semanticRan = semantic !== null;
     // Without a semantic leg, mode=semantic answers lexically (and says so in degraded).
