@@ -3,7 +3,7 @@
  * not installed: the semantic leg is answered from process memory, kept current by NOTIFY.
  */
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { freshSchema, PG_URL, pgUnavailable, realPgStore } from '../helpers/pg.js';
 import { PoolSession, withPlans, type PgStatements } from '../../src/store/postgres/pg-session.js';
 import { pgMigrations } from '../../src/store/postgres/pg-migrations.js';
@@ -513,6 +513,60 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       expect(await store.search.allTermsCount({ terms: ['rare', 'words'], window: 300 }, 20)).toBe(10);
       expect(counts()).toHaveLength(1);
     } finally {
+      await store.close();
+      await drop();
+    }
+  });
+
+  it("keeps a common word's count across writes until the board has grown by a hundredth, and counts a rarer one after every write", async () => {
+    const { url, drop } = await freshSchema();
+    const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
+    const sent: Sent[] = [];
+    const query = session.query.bind(session);
+    session.query = (text, params) => (sent.push({ text, params: params ?? [] }), query(text, params));
+    const store = new PgStore(session);
+    try {
+      await store.migrate();
+      // 'alpha' in all 1,500 objects, 'beta' in 15 of them.
+      await seedFindings(session, 1500, `CASE WHEN n % 100 = 0 THEN 'alpha beta' ELSE 'alpha' END`);
+      const live = { now: Date.now(), disputeMinContradictions: 2 };
+      const search = () => store.search.lexical({ live, terms: ['alpha', 'beta'], limit: 10, window: 300 });
+      // An object holding neither word: its publish only moves the change mark.
+      const finding = (id: string): NewObject => ({ id, type: 'finding', title: 'gamma', content: 'gamma', topics: [], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id });
+      /** The lexemes the last parse of the query took as counted (not counted again). */
+      const takenAsCounted = () => {
+        const parse = sent.filter((p) => p.text.includes('AS term_lexemes')).at(-1)!;
+        return parse.params.find((v) => Array.isArray(v) && v.every((l) => typeof l === 'string' && l.startsWith("'"))) as string[];
+      };
+      const parses = () => sent.filter((p) => p.text.includes('AS term_lexemes')).length;
+      const first = await search();
+      expect(takenAsCounted()).toEqual([]);
+      // A write: 'beta' (15 objects) is counted again, 'alpha' (1,500) is not.
+      await publishObject(store, finding('01J00000000000000000000ZZZ'), live);
+      const before = parses();
+      expect(await search()).toEqual(first);
+      expect(parses()).toBe(before + 1);
+      expect(takenAsCounted()).toEqual(["'alpha'"]);
+      // The board grows by more than a hundredth (20 objects); once its object count is read again, 'alpha' is counted again.
+      await session.query(`INSERT INTO objects (id, type, title, content, topics, topics_text, created_at, expires_at, dedupe_key, live_until, words, stems)
+        SELECT 'more' || n, 'finding', 't', 'alpha', '{}', '', n, 9e15, 'more' || n, 9e15, to_tsvector('simple', 'alpha'), to_tsvector('english', 'alpha') FROM generate_series(1, 20) n`);
+      await publishObject(store, finding('01J00000000000000000000ZZY'), live);
+      expect(await search()).toEqual(first);
+      expect(takenAsCounted()).toEqual(["'alpha'"]);
+      // Past the count's time to live: this search still weighs with the last count while the next is read.
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 31_000 });
+      const reads = sent.length;
+      await search();
+      for (let waited = 0; !sent.slice(reads).some((p) => p.text.includes('AS total')); waited += 10) {
+        if (waited > 5000) throw new Error('the object count was never read again');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      await publishObject(store, finding('01J00000000000000000000ZZX'), live);
+      await search();
+      expect(takenAsCounted()).toEqual([]);
+    } finally {
+      vi.useRealTimers();
       await store.close();
       await drop();
     }

@@ -8,6 +8,7 @@
 import type { LexicalHit, LexicalQuery, SearchIndex, SemanticHit, SemanticQuery } from '../../ports/search-index.js';
 import { CANDIDATE_COLUMNS, candidateColumnsAt, toCandidate, type CandidateValues } from '../object-columns.js';
 import { addFilters, allAsColumns, limitSql, liveParams, liveSql, one, type Params } from './pg-rows.js';
+import { countStillWeighs } from '../term-counts.js';
 import type { PgSession, PgStatements } from './pg-session.js';
 import type { MemoryVectors, PgvectorLeg } from './pg-vectors.js';
 
@@ -17,6 +18,14 @@ const STATS_TTL_MS = 30_000;
 const PARSED_CACHED = 1000;
 /** Lexemes kept per term, and document frequencies per lexeme: past this many, no more are kept. */
 const LEXEMES_KEPT = 20_000;
+/**
+ * A lexeme at least this many objects hold keeps its count across writes, until the board's
+ * object count (read at most every STATS_TTL_MS) has moved by a hundredth (term-counts.ts).
+ * Counted under every write, each search of a common word on a board taking writes counted it
+ * again: 200 ms for a word in one of ten at 518,000 objects. A rarer lexeme is counted again
+ * after any write, exactly: its count bounds the all-terms count, and costs little.
+ */
+const COUNT_KEPT_FROM = 1000;
 /**
  * Whether a query that can match at most `bound` objects has few matches for its window (at
  * most twice its size): so few that reading them all off the GIN index is never far from the
@@ -58,8 +67,8 @@ export class PgSearchIndex implements SearchIndex {
   readonly #parsed = new Map<string, Promise<ParsedQuery>>();
   /** Each query term's lexemes, by configuration and term, as the parse found them: parsing reads no data. */
   readonly #termLexemes = new Map<string, string[]>();
-  /** Document frequencies by configuration and lexeme, as counted under one change mark. */
-  #df: { mark: number | null; counts: Map<string, number> } = { mark: null, counts: new Map() };
+  /** Document frequencies by configuration and lexeme, with the change mark and the object count they were counted at. */
+  readonly #df = new Map<string, { n: number; mark: number | null; total: number }>();
 
   constructor(
     /** For statements that may run long (counts over the table): the pool. */
@@ -203,13 +212,14 @@ export class PgSearchIndex implements SearchIndex {
   /**
    * The query as tsqueries, parsed once: any term, all terms, the phrase, and each lexeme on its
    * own with how many objects hold it. Bound as constants, a tsquery is not parsed again for
-   * every row a scan reads. Exact as of the last write: an AND query and its OR query share one
+   * every row a scan reads. Read again after any write: an AND query and its OR query share one
    * reading, and so do repeated queries until anything is written. A lexeme's frequency counts
-   * each of its rows, so it is kept under the mark for every query holding that lexeme: the
-   * statement counts only the lexemes not known, and a query of known words needs none.
+   * each of its rows, so it is kept for every query holding that lexeme (under the mark, or
+   * longer: COUNT_KEPT_FROM): the statement counts only the lexemes not known, and a query of
+   * known words needs none.
    */
   async #parse(terms: readonly string[], cfg: 'english' | 'simple'): Promise<ParsedQuery> {
-    const mark = await this.changeMark();
+    const [mark, { total }] = await Promise.all([this.changeMark(), this.#corpus()]);
     const key = `${cfg} ${JSON.stringify(terms)}`;
     const cached = this.#parsed.get(key);
     const p = cached && (await cached.catch(() => null));
@@ -219,15 +229,20 @@ export class PgSearchIndex implements SearchIndex {
       this.#parsed.set(key, cached!);
       return p;
     }
-    if (this.#df.mark !== mark || mark === null) this.#df = { mark, counts: new Map() };
-    // This mark's counts, even if another mark replaces them while the statement runs.
-    const dfs = this.#df.counts;
-    const known = mark === null ? null : this.#fromKnown(terms, cfg, dfs, mark);
-    if (known) return known;
+    const countOf = (lexeme: string): number | undefined => {
+      const c = this.#df.get(`${cfg} ${lexeme}`);
+      return c && ((mark !== null && c.mark === mark) || (c.n >= COUNT_KEPT_FROM && countStillWeighs(c.total, total))) ? c.n : undefined;
+    };
+    const fromKnown = mark === null ? null : this.#fromKnown(terms, cfg, countOf, mark);
+    if (fromKnown) return fromKnown;
     const column = cfg === 'english' ? 'stems' : 'words';
-    // The lexemes the terms had before, whose counts are known under this mark: not counted again.
-    const knownLexemes = terms.flatMap((t) => this.#termLexemes.get(`${cfg} ${t}`) ?? []).filter((l) => dfs.has(`${cfg} ${l}`));
-    const params: Params = { all: terms.join(' '), terms: [...terms], known: knownLexemes };
+    // The lexemes the terms had before whose counts are known, as they are now: not counted again.
+    const known = new Map<string, number>();
+    for (const l of terms.flatMap((t) => this.#termLexemes.get(`${cfg} ${t}`) ?? [])) {
+      const n = countOf(l);
+      if (n !== undefined) known.set(l, n);
+    }
+    const params: Params = { all: terms.join(' '), terms: [...terms], known: [...known.keys()] };
     // Each term through the parser on its own, OR-ed: query syntax in a term is only text.
     const any = terms.map((t, i) => {
       params[`t${i}`] = t;
@@ -248,10 +263,11 @@ export class PgSearchIndex implements SearchIndex {
     ).then((r) => {
       const counted = new Map(
         r!.lexemes.map((lexeme, i) => {
-          const k = `${cfg} ${lexeme}`;
-          const n = r!.df[i]! >= 0 ? r!.df[i]! : dfs.get(k)!;
-          if (dfs.size < LEXEMES_KEPT) dfs.set(k, n);
-          return [lexeme, n];
+          if (r!.df[i]! < 0) return [lexeme, known.get(lexeme)!];
+          if (this.#df.size >= LEXEMES_KEPT) this.#df.clear();
+          // Under the mark read before the statement: a write meanwhile makes it stale.
+          this.#df.set(`${cfg} ${lexeme}`, { n: r!.df[i]!, mark, total });
+          return [lexeme, r!.df[i]!];
         }),
       );
       if (this.#termLexemes.size >= LEXEMES_KEPT) this.#termLexemes.clear();
@@ -268,18 +284,18 @@ export class PgSearchIndex implements SearchIndex {
 
   /**
    * The query built from earlier parses, without a statement, where each term is one lexeme (no
-   * stop word, no compound) counted under `mark`: for such terms plainto_tsquery and
-   * phraseto_tsquery answer their lexemes joined by & and by <->. Otherwise null.
+   * stop word, no compound) whose count is known (`countOf`): for such terms plainto_tsquery
+   * and phraseto_tsquery answer their lexemes joined by & and by <->. Otherwise null.
    */
-  #fromKnown(terms: readonly string[], cfg: 'english' | 'simple', dfs: Map<string, number>, mark: number): ParsedQuery | null {
+  #fromKnown(terms: readonly string[], cfg: 'english' | 'simple', countOf: (lexeme: string) => number | undefined, mark: number): ParsedQuery | null {
     const each: string[] = [];
     for (const t of terms) {
       const lexemes = this.#termLexemes.get(`${cfg} ${t}`);
-      if (lexemes?.length !== 1 || !dfs.has(`${cfg} ${lexemes[0]}`)) return null;
+      if (lexemes?.length !== 1 || countOf(lexemes[0]!) === undefined) return null;
       each.push(lexemes[0]!);
     }
     const lexemes = [...new Set(each)].sort();
-    return { any: each.join(' | '), each, all: each.join(' & '), phrase: each.join(' <-> '), lexemes, df: lexemes.map((l) => dfs.get(`${cfg} ${l}`)!), mark };
+    return { any: each.join(' | '), each, all: each.join(' & '), phrase: each.join(' <-> '), lexemes, df: lexemes.map((l) => countOf(l)!), mark };
   }
 
   /** The first query waits for the figures; later ones use the last figures while newer ones are read. */

@@ -9,6 +9,7 @@
  */
 import { stemmer } from 'stemmer';
 import { isPlainText, words } from '../../domain/text.js';
+import { countStillWeighs } from '../term-counts.js';
 import { ftsToken, type Sql } from './sqlite-rows.js';
 
 /** Column weights, in the index's column order: title, topics, content. */
@@ -17,8 +18,6 @@ const K1 = 1.2;
 const B = 0.75;
 /** Rows of the terms' lists FTS5 reads to weigh them in the time this scorer takes over one row's texts. */
 export const INDEX_ROWS_PER_TEXT = 20;
-/** A term's count is taken again once the index's row count has moved by this share. */
-const RECOUNT_SHARE = 0.01;
 /** Counts and stems kept; past this many the map starts again. */
 const KEPT = 50_000;
 
@@ -168,7 +167,7 @@ export class Fts5Bm25 {
   /** How many rows of the index hold `term`, counted again once the row count has moved by a hundredth. */
   #rowsHolding(term: string, rows: number): number {
     const kept = this.#counts.get(term);
-    if (kept && Math.abs(rows - kept.at) <= kept.at * RECOUNT_SHARE) return kept.rows;
+    if (kept && countStillWeighs(kept.at, rows)) return kept.rows;
     const n = this.sql(`SELECT count(*) FROM ${this.table} WHERE ${this.table} MATCH ?`).pluck().get(ftsToken(term)) as number;
     if (this.#counts.size >= KEPT) this.#counts.clear();
     this.#counts.set(term, { rows: n, at: rows });
