@@ -18,12 +18,17 @@ import { eventOf } from '../../src/domain/events.js';
 import type { LiveCriteria } from '../../src/domain/model.js';
 import type { NewObject } from '../../src/ports/object-store.js';
 
-/** A store on `url` whose statements' texts are pushed onto `texts`, in the order they are sent. */
-function recordingStore(url: string, texts: string[]): PgStore {
+/** A pool on `url` that tells `sent` of each statement it sends (the pool's own, not the pipelined ones), in order. */
+function recordingSession(url: string, sent: (text: string, params: readonly unknown[]) => void): PoolSession {
   const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
   const query = session.query.bind(session);
-  session.query = (text, params) => (texts.push(text), query(text, params));
-  return new PgStore(session);
+  session.query = (text, params) => (sent(text, params ?? []), query(text, params));
+  return session;
+}
+
+/** A store on `url` whose statements' texts are pushed onto `texts`, in the order they are sent. */
+function recordingStore(url: string, texts: string[]): PgStore {
+  return new PgStore(recordingSession(url, (text) => texts.push(text)));
 }
 
 /** An EXPLAIN's lines as one text. */
@@ -520,10 +525,8 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
 
   it("keeps a common word's count across writes until the board has grown by a hundredth, and counts a rarer one after every write", async () => {
     const { url, drop } = await freshSchema();
-    const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
     const sent: Sent[] = [];
-    const query = session.query.bind(session);
-    session.query = (text, params) => (sent.push({ text, params: params ?? [] }), query(text, params));
+    const session = recordingSession(url, (text, params) => sent.push({ text, params }));
     const store = new PgStore(session);
     try {
       await store.migrate();

@@ -16,7 +16,7 @@ import type { MemoryVectors, PgvectorLeg } from './pg-vectors.js';
 const STATS_TTL_MS = 30_000;
 /** Parsed queries kept (least recently used go first). */
 const PARSED_CACHED = 1000;
-/** Lexemes kept per term, and document frequencies per lexeme: past this many, no more are kept. */
+/** Lexemes kept per term, and document frequencies per lexeme: past this many, each map starts again. */
 const LEXEMES_KEPT = 20_000;
 /**
  * A lexeme at least this many objects hold keeps its count across writes, until the board's
