@@ -1,21 +1,25 @@
 /**
  * `npm run bench:search`: import throughput, embedding throughput (objects/s), search latency
  * (p50/p95, lexical vs hybrid), an instance's memory and the semantic leg's recall at 10k and
- * 100k imported objects (BENCH_SIZES for others, 1,000,000 say), with the offline model.
- * Each size is built in one child process and searched in another, started fresh on the file
- * as an instance would be, so each RSS is that of its own work. Queries go through the app
- * in-process (no socket), so the figures are search cost.
+ * 100k imported objects (BENCH_SIZES for others, 1,000,000 say), with the offline model, on
+ * SQLite and, when its server answers, PostgreSQL (BENCH_STORES for one). Each size is built
+ * in one child process and searched in another, started fresh on the store as an instance
+ * would be, so each RSS is that of its own work. Queries go through the app in-process (no
+ * socket), so the figures are search cost.
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import * as sqliteVec from 'sqlite-vec';
 import { buildBoard, openEmbedder, type Board$ } from '../compose.js';
 import { loadConfig, type Config } from '../config.js';
+import type { LiveCriteria } from '../domain/model.js';
 import { SqliteScanVectors } from '../store/sqlite/sqlite-vectors.js';
 import { LISTS } from '../store/vector-lists.js';
 import { createLogger } from '../log.js';
@@ -52,33 +56,71 @@ function* objects(n: number, now: number): Generator<string> {
   }
 }
 
-/**
- * Recall@10 of the board's semantic leg (as the searcher asks it: all candidates, the best ten
- * kept) against the exact nearest ten, from the store's own exact scan (SQLITE_VECTORS=scan)
- * over the same file.
- */
-async function semanticRecall(board: Board$, config: Config, path: string, queries: string[]): Promise<number> {
-  const embedder = openEmbedder(config)!;
-  const db = new Database(path, { readonly: true });
+/** The ids of the exact nearest live objects to each query, ten each, from the store's own float32 vectors. */
+type ExactNearest = (live: LiveCriteria, model: string, vectors: Float32Array[]) => Promise<string[][]>;
+
+/** SQLite: sqlite-vec's exact scan (SQLITE_VECTORS=scan) over the same file. */
+async function sqliteExact(url: string): Promise<{ nearest: ExactNearest; close(): Promise<void> }> {
+  const db = new Database(url.slice('sqlite:'.length), { readonly: true });
   sqliteVec.load(db);
   const exact = new SqliteScanVectors((text) => db.prepare(text));
+  return {
+    nearest: async (live, model, vectors) => Promise.all(vectors.map(async (vector) => (await exact.nearest({ live, vector, model, limit: 10 })).map((h) => h.id))),
+    close: async () => void db.close(),
+  };
+}
+
+/** PostgreSQL without pgvector keeps `real[]` vectors: every live one scored here, as float64 cosine. */
+async function pgExact(url: string): Promise<{ nearest: ExactNearest; close(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    nearest: async (live, model, vectors) => {
+      const { rows } = await client.query<{ id: string; embedding: number[] }>(
+        'SELECT o.id, v.embedding FROM object_vectors v JOIN objects o ON o.seq = v.seq WHERE v.model = $1 AND o.live_until > $2',
+        [model, live.now],
+      );
+      const norms = rows.map((r) => Math.sqrt(r.embedding.reduce((n, x) => n + x * x, 0)) || 1);
+      return vectors.map((q) => {
+        const qn = Math.sqrt(q.reduce((n, x) => n + x * x, 0)) || 1;
+        const sims = rows.map((r, i) => {
+          let dot = 0;
+          for (let d = 0; d < q.length; d++) dot += q[d]! * r.embedding[d]!;
+          return { id: r.id, sim: dot / (qn * norms[i]!) };
+        });
+        return sims.sort((a, b) => b.sim - a.sim).slice(0, 10).map((x) => x.id);
+      });
+    },
+    close: () => client.end(),
+  };
+}
+
+/**
+ * Recall@10 of the board's semantic leg (as the searcher asks it: all candidates, the best ten
+ * kept) against the exact nearest ten, from the store's own exact scan of the same objects.
+ */
+async function semanticRecall(board: Board$, config: Config, url: string, queries: string[]): Promise<number> {
+  const embedder = openEmbedder(config)!;
+  const exact = url.startsWith('sqlite:') ? await sqliteExact(url) : await pgExact(url);
   const live = { now: board.services.clock.now(), disputeMinContradictions: config.limits.disputeMinContradictions };
+  const vectors = (await embedder.embed(queries)).map((v) => v!);
+  const wanted = await exact.nearest(live, embedder.model, vectors);
   let found = 0;
-  for (const q of queries) {
-    const [vector] = await embedder.embed([q]);
-    const ask = { live, vector: vector!, model: embedder.model, limit: config.limits.search.candidates };
-    const want = (await exact.nearest({ ...ask, limit: 10 })).map((h) => h.id);
+  for (const [i, vector] of vectors.entries()) {
+    const ask = { live, vector, model: embedder.model, limit: config.limits.search.candidates };
     const got = new Set((await board.services.store.search.semantic(ask)).slice(0, 10).map((h) => h.id));
-    found += want.filter((id) => got.has(id)).length;
+    found += wanted[i]!.filter((id) => got.has(id)).length;
   }
-  db.close();
+  await exact.close();
   await embedder.close?.();
   return found / (queries.length * 10);
 }
 
-const configFor = (dir: string) =>
+const configFor = (url: string) =>
   loadConfig({
-    DATABASE_URL: `sqlite:${join(dir, 'b.db')}`,
+    DATABASE_URL: url,
+    // PostgreSQL's instances share Redis; the schema names this run's keys.
+    ...(url.startsWith('sqlite:') ? {} : { REDIS_URL: BENCH.BENCH_REDIS_URL, REDIS_PREFIX: `${/search_path=(\w+)/.exec(decodeURIComponent(url))?.[1] ?? 'ab_bench_search'}:` }),
     EMBEDDINGS: 'local',
     EMBEDDINGS_MODEL: MODEL,
     EMBEDDINGS_BATCH: '128',
@@ -88,9 +130,9 @@ const configFor = (dir: string) =>
 
 const MiB = (bytes: number) => Math.round(bytes / 2 ** 20);
 
-/** In its own process: imports `n` objects into a new file in `dir` and embeds them. */
-async function build(n: number, dir: string) {
-  const config = configFor(dir);
+/** In its own process: imports `n` objects into the empty store at `url` and embeds them. */
+async function build(n: number, url: string) {
+  const config = configFor(url);
   const board = await buildBoard(config, createLogger('warn'));
   try {
     const now = board.services.clock.now();
@@ -107,11 +149,11 @@ async function build(n: number, dir: string) {
 }
 
 /**
- * In a fresh process, as an instance started on that file: search latency, the process's RSS
+ * In a fresh process, as an instance started on that store: search latency, the process's RSS
  * after the searches (the vectors and the model loaded), and the semantic leg's recall.
  */
-async function search(dir: string) {
-  const config = configFor(dir);
+async function search(url: string) {
+  const config = configFor(url);
   const board = await buildBoard(config, createLogger('warn'));
   try {
     const latency: Record<string, { p50: number; p95: number }> = {};
@@ -127,7 +169,7 @@ async function search(dir: string) {
       latency[mode] = { p50: percentile(times, 50), p95: percentile(times, 95) };
     }
     const rss = process.memoryUsage().rss;
-    const recall = await semanticRecall(board, config, join(dir, 'b.db'), Array.from({ length: RECALL_QUERIES }, (_, i) => query(i)));
+    const recall = await semanticRecall(board, config, url, Array.from({ length: RECALL_QUERIES }, (_, i) => query(i)));
     return { latency, rss, recall, approximate: config.database.memoryIndex };
   } finally {
     await board.close();
@@ -137,67 +179,123 @@ async function search(dir: string) {
 /** In its own process: what the embedding model adds to a process's RSS, loaded and one query embedded. */
 async function model() {
   const before = process.memoryUsage().rss;
-  const embedder = openEmbedder(configFor(tmpdir()))!;
+  const embedder = openEmbedder(configFor(`sqlite:${join(tmpdir(), 'unused.db')}`))!;
   await embedder.embed(['connection pool exhausted']);
   const rss = process.memoryUsage().rss - before;
   await embedder.close?.();
   return { rss };
 }
 
-/** Runs one phase in a child process (`node search.js <phase> <n> <dir>`) and answers what it printed. */
-function phase<T>(name: 'build' | 'search' | 'model', n: number, dir: string): T {
+/** Runs one phase in a child process (`node search.js <phase> <n> <url>`) and answers what it printed. */
+function phase<T>(name: 'build' | 'search' | 'model', n: number, url: string): T {
   // The instance searching is started as `serve` is: Node's flags change the memory it holds.
   const flags = name === 'search' ? SERVE_NODE_FLAGS : [];
-  const out = execFileSync(process.execPath, [...flags, fileURLToPath(import.meta.url), name, String(n), dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 2 ** 20 });
+  const out = execFileSync(process.execPath, [...flags, fileURLToPath(import.meta.url), name, String(n), url], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 2 ** 20 });
   return JSON.parse(out.trim().split('\n').pop()!) as T;
 }
 
-/** One size: built in one process, searched in another, so each RSS is that of its own work. */
-function measure(n: number, modelRss: number): string {
-  const dir = mkdtempSync(join(tmpdir(), 'agentboard-bench-search-'));
+/** A store to measure at each size: an empty one made for the size, with its URL, and dropped after. */
+interface Store {
+  name: string;
+  fresh(): Promise<{ url: string; steady(): Promise<void>; drop(): Promise<void> }>;
+  close(): Promise<void>;
+}
+
+const sqliteStore: Store = {
+  name: 'SQLite',
+  async fresh() {
+    const dir = mkdtempSync(join(tmpdir(), 'agentboard-bench-search-'));
+    return { url: `sqlite:${join(dir, 'b.db')}`, steady: async () => undefined, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  },
+  close: async () => undefined,
+};
+
+/**
+ * PostgreSQL at BENCH_DATABASE_URL, a schema per size; null when it does not answer. Once built,
+ * its tables are analyzed, as autovacuum would within a minute of so many rows changing.
+ */
+async function postgresStore(): Promise<Store | null> {
+  const admin = new pg.Client({ connectionString: BENCH.BENCH_DATABASE_URL, connectionTimeoutMillis: 3000 });
   try {
-    const b = phase<Awaited<ReturnType<typeof build>>>('build', n, dir);
-    const s = phase<Awaited<ReturnType<typeof search>>>('search', n, dir);
-    const size = n.toLocaleString('en');
-    process.stdout.write(`${n}: import ${b.importS.toFixed(1)} s, embed ${b.embedded} in ${b.embedS.toFixed(1)} s, RSS ${MiB(s.rss)} MiB, recall@10 ${s.recall.toFixed(3)}\n`);
-    return [
-      `| ${size} | import | ${Math.round(n / b.importS).toLocaleString('en')} objects/s (${b.importS.toFixed(1)} s; RSS ${MiB(b.rssAfterImport)} MiB after) |`,
-      `| ${size} | embed | ${Math.round(b.embedded / b.embedS).toLocaleString('en')} objects/s (${b.embedS.toFixed(1)} s) |`,
-      `| ${size} | serve | RSS ${MiB(s.rss)} MiB: a fresh instance on the file after the searches below, vectors and model loaded; ${MiB(s.rss - modelRss)} MiB without the model |`,
-      `| ${size} | semantic recall@10 | ${s.recall.toFixed(3)} against the exact scan (${RECALL_QUERIES} queries; ${n >= s.approximate.approximateFrom ? `approximate index, ${s.approximate.probes} of ${LISTS} lists probed` : 'every vector scored'}) |`,
-      ...(['lexical', 'hybrid'] as const).map((mode) => `| ${size} | ${mode} | ${s.latency[mode]!.p50.toFixed(1)} | ${s.latency[mode]!.p95.toFixed(1)} |`),
-    ].join('\n');
+    await admin.connect();
+  } catch (err) {
+    process.stdout.write(`PostgreSQL at ${BENCH.BENCH_DATABASE_URL} not measured: ${(err as Error).message}\n`);
+    return null;
+  }
+  return {
+    name: 'PostgreSQL',
+    async fresh() {
+      const schema = `ab_bench_search_${randomBytes(4).toString('hex')}`;
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      const url = new URL(BENCH.BENCH_DATABASE_URL);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      return {
+        url: url.toString(),
+        async steady() {
+          const tables = await admin.query<{ name: string }>('SELECT tablename AS name FROM pg_tables WHERE schemaname = $1', [schema]);
+          for (const t of tables.rows) await admin.query(`ANALYZE ${schema}."${t.name}"`);
+        },
+        drop: async () => void (await admin.query(`DROP SCHEMA ${schema} CASCADE`)),
+      };
+    },
+    close: () => admin.end(),
+  };
+}
+
+/** One size on one store: built in one process, searched in another, so each RSS is that of its own work. */
+async function measure(store: Store, n: number, modelRss: number): Promise<{ through: string; latency: string }> {
+  const target = await store.fresh();
+  try {
+    const b = phase<Awaited<ReturnType<typeof build>>>('build', n, target.url);
+    await target.steady();
+    const s = phase<Awaited<ReturnType<typeof search>>>('search', n, target.url);
+    const at = `${store.name} | ${n.toLocaleString('en')}`;
+    process.stdout.write(`${store.name} ${n}: import ${b.importS.toFixed(1)} s, embed ${b.embedded} in ${b.embedS.toFixed(1)} s, RSS ${MiB(s.rss)} MiB, recall@10 ${s.recall.toFixed(3)}, lexical p50 ${s.latency.lexical!.p50.toFixed(1)} ms, hybrid p50 ${s.latency.hybrid!.p50.toFixed(1)} ms\n`);
+    return {
+      through: [
+        `| ${at} | import | ${Math.round(n / b.importS).toLocaleString('en')} objects/s (${b.importS.toFixed(1)} s; RSS ${MiB(b.rssAfterImport)} MiB after) |`,
+        `| ${at} | embed | ${Math.round(b.embedded / b.embedS).toLocaleString('en')} objects/s (${b.embedS.toFixed(1)} s) |`,
+        `| ${at} | serve | RSS ${MiB(s.rss)} MiB: a fresh instance on the store after the searches below, vectors and model loaded; ${MiB(s.rss - modelRss)} MiB without the model |`,
+        `| ${at} | semantic recall@10 | ${s.recall.toFixed(3)} against the exact scan (${RECALL_QUERIES} queries; ${n >= s.approximate.approximateFrom ? `approximate index, ${s.approximate.probes} of ${LISTS} lists probed` : 'every vector scored'}) |`,
+      ].join('\n'),
+      latency: (['lexical', 'hybrid'] as const).map((mode) => `| ${at} | ${mode} | ${s.latency[mode]!.p50.toFixed(1)} | ${s.latency[mode]!.p95.toFixed(1)} |`).join('\n'),
+    };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await target.drop();
   }
 }
 
 async function main(): Promise<void> {
-  const modelRss = phase<Awaited<ReturnType<typeof model>>>('model', 0, tmpdir()).rss;
-  const sections: { size: number; text: string }[] = [];
-  for (const n of SIZES) sections.push({ size: n, text: measure(n, modelRss) });
-  const through = sections.map((s) => s.text.split('\n').slice(0, 4).join('\n')).join('\n');
-  const latency = sections.map((s) => s.text.split('\n').slice(4).join('\n')).join('\n');
+  const only = BENCH.BENCH_STORES?.map((s) => s.toLowerCase());
+  const wanted = (name: string) => !only || only.includes(name.toLowerCase());
+  const stores = [...(wanted('sqlite') ? [sqliteStore] : []), ...(wanted('postgresql') ? [await postgresStore()].filter((s): s is Store => s !== null) : [])];
+  const modelRss = phase<Awaited<ReturnType<typeof model>>>('model', 0, '').rss;
+  const sections: { through: string; latency: string }[] = [];
+  try {
+    for (const store of stores) for (const n of SIZES) sections.push(await measure(store, n, modelRss));
+  } finally {
+    for (const store of stores) await store.close();
+  }
   const defaults = loadConfig({}).limits.search;
   const md = `## Search and embedding
 
 Produced by \`npm run bench:search\` (src/bench/search.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}.
-Objects: two sentences of 12–30 words from a ${VOCABULARY.length}-word technical vocabulary, 10 topics × 50 areas, ages 0–59 days; imported through the NDJSON import code, then embedded with \`${MODEL.split('/').pop()}\` (batches of 128). Queries: ${QUERIES} per mode, 2–4 vocabulary words each, sent through the app in-process (no socket), default limit 10; each leg ranks up to ${defaults.candidates} candidates, the lexical one from the newest ${defaults.lexicalWindow} matches (\`SEARCH_LEXICAL_WINDOW\`), the semantic one from the vectors held in process memory (\`SQLITE_VECTORS=memory\`: a byte per dimension, the approximate index from \`VECTORS_APPROXIMATE_FROM\`). Recall@10: the semantic leg's ten nearest against sqlite-vec's exact scan of the float32 vectors in the same file. Without the model: the instance's RSS less what loading the model and embedding one query adds to a process of its own (${MiB(modelRss)} MiB).
+Stores: ${stores.map((s) => (s.name === 'PostgreSQL' ? 'PostgreSQL 15 (a schema per size, its tables analyzed once built, as autovacuum would; no pgvector, so vectors in process memory as on SQLite)' : 'SQLite (a file per size)')).join('; ')}. Objects: two sentences of 12–30 words from a ${VOCABULARY.length}-word technical vocabulary, 10 topics × 50 areas, ages 0–59 days; imported through the NDJSON import code, then embedded with \`${MODEL.split('/').pop()}\` (batches of 128). Queries: ${QUERIES} per mode, 2–4 vocabulary words each, sent through the app in-process (no socket), default limit 10; each leg ranks up to ${defaults.candidates} candidates, the lexical one from the newest ${defaults.lexicalWindow} matches (\`SEARCH_LEXICAL_WINDOW\`), the semantic one from the vectors held in process memory (a byte per dimension, the approximate index from \`VECTORS_APPROXIMATE_FROM\`). Recall@10: the semantic leg's ten nearest against the exact ten nearest live objects by cosine over the float32 vectors the store keeps (SQLite: sqlite-vec's scan of the same file; PostgreSQL: every \`real[]\` vector scored in double precision). Without the model: the instance's RSS less what loading the model and embedding one query adds to a process of its own (${MiB(modelRss)} MiB).
 
-| objects | step | figures |
-|---|---|---|
-${through}
+| store | objects | step | figures |
+|---|---|---|---|
+${sections.map((s) => s.through).join('\n')}
 
-| objects | mode | p50 ms | p95 ms |
-|---|---|---:|---:|
-${latency}
+| store | objects | mode | p50 ms | p95 ms |
+|---|---|---|---:|---:|
+${sections.map((s) => s.latency).join('\n')}
 `;
   writeSection(join(PACKAGE_ROOT, 'BENCHMARKS.md'), 'search', md);
   process.stdout.write('written to BENCHMARKS.md\n');
 }
 
-const [phaseName, size, phaseDir] = process.argv.slice(2);
-const run = phaseName === 'build' ? build(Number(size), phaseDir!) : phaseName === 'search' ? search(phaseDir!) : phaseName === 'model' ? model() : null;
+const [phaseName, size, phaseUrl] = process.argv.slice(2);
+const run = phaseName === 'build' ? build(Number(size), phaseUrl!) : phaseName === 'search' ? search(phaseUrl!) : phaseName === 'model' ? model() : null;
 (run ? run.then((r) => process.stdout.write(`${JSON.stringify(r)}\n`)) : main()).then(
   // The board's timers (embed worker, upkeep) are closed; anything left must not hold a phase open.
   () => (run ? process.exit(0) : undefined),
