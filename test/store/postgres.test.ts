@@ -40,12 +40,12 @@ interface Sent {
   params: readonly unknown[];
 }
 
-/** A store on `url` whose reads planned once (pipelines('generic')) are pushed onto `planned`, with their values. */
-function plannedReadsStore(url: string, planned: Sent[]): { store: PgStore; session: PoolSession } {
+/** A store on `url` whose reads on the pipelined connections of one kind (planned once: 'generic') are pushed onto `sent`, with their values. */
+function plannedReadsStore(url: string, sent: Sent[], plans: 'generic' | 'custom' = 'generic'): { store: PgStore; session: PoolSession } {
   const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
-  const generic = session.pipelines('generic');
-  const query = generic.query.bind(generic);
-  generic.query = (text, params) => (planned.push({ text, params: params ?? [] }), query(text, params));
+  const pipelined = session.pipelines(plans);
+  const query = pipelined.query.bind(pipelined);
+  pipelined.query = (text, params) => (sent.push({ text, params: params ?? [] }), query(text, params));
   return { store: new PgStore(session), session };
 }
 
@@ -491,6 +491,75 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     } finally {
       await store.close();
       await drop();
+    }
+  });
+
+  it('reads the window of an AND query whose words seldom meet off the full-text index, and of one whose words often meet newest first', async () => {
+    const { url, drop } = await freshSchema();
+    const sent: Sent[] = [];
+    const { store, session } = plannedReadsStore(url, sent, 'custom');
+    try {
+      await store.migrate();
+      // 20,000 live findings: 'alpha' in n % 10 = 0 or 1, 'beta' in 1 or 2 (a fifth each, both in a
+      // tenth: by chance they would meet in a twenty-fifth); 'gamma' and 'delta' in every second, both in every fourth.
+      await seedFindings(
+        session,
+        20_000,
+        `concat_ws(' ', CASE WHEN n % 10 IN (0, 1) THEN 'alpha' END, CASE WHEN n % 10 IN (1, 2) THEN 'beta' END, CASE WHEN n % 2 = 0 THEN 'gamma' END, CASE WHEN n % 4 IN (0, 1) THEN 'delta' END, 'plain')`,
+      );
+      const live = { now: Date.now(), disputeMinContradictions: 2 };
+      const newest = (step: number, from: number) => Array.from({ length: 300 }, (_, i) => String(from - i * step).padStart(26, '0')).sort();
+      const seldom = await store.search.lexical({ live, terms: ['alpha', 'beta'], allTerms: true, limit: 300, window: 300 });
+      expect(seldom.map((h) => h.id).sort()).toEqual(newest(10, 19_991));
+      expect(seldom.every((h) => h.allTerms && h.relevance > 0)).toBe(true);
+      const viaIndex = sent.find((p) => p.text.includes('ts_rank_cd'))!;
+      expect(viaIndex.text).toContain('ARRAY(SELECT o.seq');
+      const often = await store.search.lexical({ live, terms: ['gamma', 'delta'], allTerms: true, limit: 300, window: 300 });
+      expect(often.map((h) => h.id).sort()).toEqual(newest(4, 20_000));
+      const newestFirst = sent.filter((p) => p.text.includes('ts_rank_cd'))[1]!;
+      expect(newestFirst.text).not.toContain('ARRAY(SELECT o.seq');
+      // Its rows score as they do when every match is ranked (no window).
+      const bothWays = await store.search.lexical({ live, terms: ['alpha', 'beta'], allTerms: true, limit: 2000 });
+      const byId = new Map(bothWays.map((h) => [h.id, h.relevance]));
+      for (const h of seldom) expect(h.relevance).toBeCloseTo(byId.get(h.id)!, 12);
+    } finally {
+      await store.close();
+      await drop();
+    }
+  });
+
+  it('keeps an object whole in its row up to the most a page holds, its full-text vectors the last of its values to leave (migration 10)', async () => {
+    const { store, url, dispose } = await realPgStore();
+    const session = new PoolSession({ url, max: 1, connectTimeoutMs: 5000 });
+    try {
+      await store.migrate();
+      const options = await session.query<{ options: string[] }>(`SELECT reloptions AS options FROM pg_class WHERE oid = 'objects'::regclass`);
+      expect(options.rows[0]!.options).toContain('toast_tuple_target=8160');
+      const storage = await session.query<{ name: string; storage: string }>(
+        `SELECT attname AS name, attstorage AS storage FROM pg_attribute WHERE attrelid = 'objects'::regclass AND attname IN ('words', 'stems', 'content') ORDER BY attname`,
+      );
+      expect(storage.rows).toEqual([
+        { name: 'content', storage: 'x' },
+        { name: 'stems', storage: 'm' },
+        { name: 'words', storage: 'm' },
+      ]);
+      // A finding of 120 distinct words: a row of about 5 KB, which the defaults would have split.
+      const live = { now: Date.now(), disputeMinContradictions: 2 };
+      const content = Array.from({ length: 120 }, (_, i) => `w${(i * 7919) % 10007}x${i}`).join(' ');
+      const id = '01J00000000000000000000001';
+      await publishObject(store, { id, type: 'finding', title: 'many words', content, topics: ['t'], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id }, live);
+      const row = await session.query<{ size: number; compressed: string | null; toast: string }>(
+        `SELECT pg_column_size(o.*) AS size, coalesce(pg_column_compression(o.words), pg_column_compression(o.stems), pg_column_compression(o.content)) AS compressed,
+           pg_relation_size((SELECT reltoastrelid FROM pg_class WHERE oid = 'objects'::regclass))::text AS toast
+         FROM objects o WHERE o.id = $1`,
+        [id],
+      );
+      expect(row.rows[0]!.size).toBeGreaterThan(4000);
+      // Neither compressed nor moved out of the row.
+      expect(row.rows[0]).toMatchObject({ compressed: null, toast: '0' });
+    } finally {
+      await session.close();
+      await dispose();
     }
   });
 
