@@ -494,7 +494,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     }
   });
 
-  it('reads the window of an AND query whose words seldom meet off the full-text index, and of one whose words often meet newest first', async () => {
+  it('reads the window of an AND query whose words seldom meet, and counts their first matches, off the full-text index; of words that often meet, in the table’s order', async () => {
     const { url, drop } = await freshSchema();
     const sent: Sent[] = [];
     const { store, session } = plannedReadsStore(url, sent, 'custom');
@@ -522,6 +522,13 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       const bothWays = await store.search.lexical({ live, terms: ['alpha', 'beta'], allTerms: true, limit: 2000 });
       const byId = new Map(bothWays.map((h) => [h.id, h.relevance]));
       for (const h of seldom) expect(h.relevance).toBeCloseTo(byId.get(h.id)!, 12);
+      // Counting the first 100 matches: of words that often meet, in the table's order; of the others, off the index.
+      sent.length = 0;
+      expect(await store.search.allTermsCount({ terms: ['gamma', 'delta'], window: 300 }, 100)).toBe(100);
+      expect(await store.search.allTermsCount({ terms: ['alpha', 'beta'], window: 300 }, 100)).toBe(100);
+      const [inOrder, offIndex] = sent.filter((p) => p.text.includes('count(*)'));
+      expect(inOrder!.text).toContain('ts_match_vq');
+      expect(offIndex!.text).not.toContain('ts_match_vq');
     } finally {
       await store.close();
       await drop();

@@ -33,21 +33,24 @@ const COUNT_KEPT_FROM = 1000;
  */
 const fewMatches = (q: Pick<LexicalQuery, 'window'>, bound: number): boolean => q.window !== undefined && bound <= 2 * q.window;
 /**
- * Whether an AND query's window is found sooner through the GIN index (every match read, then
- * the newest kept) than by reading the newest rows until the window's matches are in. The
- * matches are estimated from each lexeme's count as if the words met by chance; a row read off
- * the index costs about 2.6 read newest first (random heap pages against the table's order;
- * measured on `npm run bench:search`'s corpus), and a posting of the index about a fiftieth.
- * The planner prices the match of a row read newest first as nearly free, so it read newest
- * first where words rarely meet: at 100,000 objects three common words (1,939 matches) took
- * 34 ms so against 15 through the index, and at 10,000 two (678) 8.8 ms against 2.0.
+ * Whether the matches of every word are found sooner through the GIN index than by reading the
+ * table until enough are in: `wanted` of them, the newest (`window`: every match read, then the
+ * newest kept) or any (`count`: read until as many are counted). The matches are estimated from
+ * each lexeme's count as if the words met by chance. Per row, against one read newest first
+ * through the seq index: a row read off the GIN index costs about 2.6 (random heap pages), one
+ * read in the table's order 0.64, and a posting of the index about a fortieth (measured on
+ * `npm run bench:search`'s corpus). The planner prices the match of a row read in order as nearly
+ * free, so it read in order where words rarely meet (at 100,000 objects, three common words'
+ * window took 34 ms so against 15 through the index; at 10,000, two words' 8.8 ms against 2.0),
+ * and read every posting where they often meet (two common words' first 100 counted in 5-7 ms,
+ * against 2.4-2.8 read in order).
  */
-export function indexReadCheaper(total: number, counts: readonly number[], window: number): boolean {
+export function indexReadCheaper(total: number, counts: readonly number[], wanted: number, read: 'window' | 'count'): boolean {
   if (total <= 0) return true;
   const matches = Math.max(1, counts.reduce((m, n) => (m * Math.min(n, total)) / total, total));
-  const newestFirst = Math.min(total, (window * total) / matches);
-  const viaIndex = counts.reduce((sum, n) => sum + n, 0) / 50 + 2.6 * matches;
-  return viaIndex < newestFirst;
+  const inOrder = (read === 'window' ? 1 : 0.64) * Math.min(total, (wanted * total) / matches);
+  const viaIndex = counts.reduce((sum, n) => sum + n, 0) / 40 + 2.6 * (read === 'window' ? matches : Math.min(matches, wanted));
+  return viaIndex < inOrder;
 }
 /**
  * A word that at least this share of the objects holds is common: the newest rows hold its
@@ -160,7 +163,7 @@ export class PgSearchIndex implements SearchIndex {
       Math.min(...parsed.df) >= COMMON_SHARE * stats.total;
     // An AND query whose words seldom meet: its matches read off the GIN index, planned apart
     // from the filters as above, then the newest kept (indexReadCheaper).
-    const viaIndex = !few && q.allTerms === true && q.window !== undefined && indexReadCheaper(stats.total, parsed.df, q.window);
+    const viaIndex = !few && q.allTerms === true && q.window !== undefined && indexReadCheaper(stats.total, parsed.df, q.window, 'window');
     const matches = (match: string) =>
       few
         ? `(SELECT * FROM objects o WHERE ${column} @@ ${match}::tsquery OFFSET 0) o WHERE ${kept.join(' AND ')}`
@@ -224,10 +227,15 @@ export class PgSearchIndex implements SearchIndex {
     const rarest = Math.min(...parsed.df);
     if (rarest < upTo) return rarest;
     // The GIN index's matches, unscored, and no further than upTo; planned once where the AND
-    // query would be (hybrid searches with every query new 4-5% faster, interleaved runs).
+    // query would be (hybrid searches with every query new 4-5% faster, interleaved runs). Where
+    // the words often meet, the table read in order instead, until upTo are in (the match called
+    // as a function, which no index serves).
+    const column = q.stemmed ? 'o.stems' : 'o.words';
+    const few = fewMatches(q, rarest);
+    const inOrder = !few && !indexReadCheaper((await this.#corpus()).total, parsed.df, upTo, 'count');
     const counted = await one<{ n: number }>(
-      fewMatches(q, rarest) ? this.searches.planned : this.searches.custom,
-      `SELECT count(*)::int AS n FROM (SELECT 1 FROM objects o WHERE ${q.stemmed ? 'o.stems' : 'o.words'} @@ @all::tsquery ${limitSql(upTo)}) c`,
+      few ? this.searches.planned : this.searches.custom,
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM objects o WHERE ${inOrder ? `ts_match_vq(${column}, @all::tsquery)` : `${column} @@ @all::tsquery`} ${limitSql(upTo)}) c`,
       { all: parsed.all },
     );
     return counted!.n;
