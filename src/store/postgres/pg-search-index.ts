@@ -41,7 +41,7 @@ const fewMatches = (q: Pick<LexicalQuery, 'window'>, bound: number): boolean => 
  * read in the table's order 0.64, and a posting of the index about a fortieth (measured on
  * `npm run bench:search`'s corpus). The planner prices the match of a row read in order as nearly
  * free, so it read in order where words rarely meet (at 100,000 objects, three common words'
- * window took 34 ms so against 15 through the index; at 10,000, two words' 8.8 ms against 2.0),
+ * window took 34 ms read in order against 15 off the index; at 10,000, two words' 8.8 against 2.0),
  * and read every posting where they often meet (two common words' first 100 counted in 5-7 ms,
  * against 2.4-2.8 read in order).
  */
