@@ -514,9 +514,14 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       expect(seldom.every((h) => h.allTerms && h.relevance > 0)).toBe(true);
       const viaIndex = sent.find((p) => p.text.includes('ts_rank_cd'))!;
       expect(viaIndex.text).toContain('ARRAY(SELECT o.seq');
+      // The filters apply before the window is cut: every finding passes a type, none a topic they lack.
+      const typed = await store.search.lexical({ live, terms: ['alpha', 'beta'], allTerms: true, types: ['finding'], limit: 300, window: 300 });
+      expect(typed.map((h) => h.id).sort()).toEqual(newest(10, 19_991));
+      expect(await store.search.lexical({ live, terms: ['alpha', 'beta'], allTerms: true, topics: ['elsewhere'], limit: 300, window: 300 })).toEqual([]);
+      expect(sent.filter((p) => p.text.includes('ARRAY(SELECT o.seq')).length).toBe(3);
       const often = await store.search.lexical({ live, terms: ['gamma', 'delta'], allTerms: true, limit: 300, window: 300 });
       expect(often.map((h) => h.id).sort()).toEqual(newest(4, 20_000));
-      const newestFirst = sent.filter((p) => p.text.includes('ts_rank_cd'))[1]!;
+      const newestFirst = sent.filter((p) => p.text.includes('ts_rank_cd')).at(-1)!;
       expect(newestFirst.text).not.toContain('ARRAY(SELECT o.seq');
       // Its rows score as they do when every match is ranked (no window).
       const bothWays = await store.search.lexical({ live, terms: ['alpha', 'beta'], allTerms: true, limit: 2000 });
