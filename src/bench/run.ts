@@ -9,7 +9,7 @@
  * board has finished embedding what it was seeded with before any row starts. Every number
  * is measured here; nothing is asserted.
  */
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import { PACKAGE_ROOT } from '../paths.js';
 import { SERVE_NODE_FLAGS } from '../cli/serve-flags.js';
 import { startChild, storeSetups, type StoreSetup } from './child.js';
 import { commandCpuMs, processCpuMs } from './cpu.js';
-import { writeSection } from './sections.js';
+import { commit, writeSection } from './sections.js';
 import { BENCH } from './settings.js';
 import { sentence, VOCABULARY } from './vocabulary.js';
 
@@ -363,17 +363,6 @@ function tableOf(results: { store: string; rows: Row[] }[]): string {
     }
   }
   return lines.join('\n');
-}
-
-function commit(): string {
-  try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: PACKAGE_ROOT, encoding: 'utf8' }).trim();
-    // BENCHMARKS.md itself aside: a run before this one leaves it changed, and that is no change to what is measured.
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!BENCHMARKS.md'], { cwd: PACKAGE_ROOT, encoding: 'utf8' }).trim() !== '';
-    return dirty ? `${head} with uncommitted changes` : head;
-  } catch {
-    return 'unknown (not a git checkout)';
-  }
 }
 
 async function main(): Promise<void> {

@@ -26,7 +26,7 @@ import { createLogger } from '../log.js';
 import { BUNDLED_MODEL, PACKAGE_ROOT } from '../paths.js';
 import { SERVE_NODE_FLAGS } from '../cli/serve-flags.js';
 import { importNdjson } from '../transfer/ndjson-import.js';
-import { writeSection } from './sections.js';
+import { commit, writeSection } from './sections.js';
 import { BENCH } from './settings.js';
 import { sentence, VOCABULARY } from './vocabulary.js';
 
@@ -256,7 +256,7 @@ async function measure(store: Store, n: number, modelRss: number): Promise<{ thr
     const b = phase<Awaited<ReturnType<typeof build>>>('build', n, target.url);
     await target.steady();
     const s = phase<Awaited<ReturnType<typeof search>>>('search', n, target.url);
-    const at = `${store.name} | ${n.toLocaleString('en')}`;
+    const at = n.toLocaleString('en');
     process.stdout.write(`${store.name} ${n}: import ${b.importS.toFixed(1)} s, embed ${b.embedded} in ${b.embedS.toFixed(1)} s, RSS ${MiB(s.rss)} MiB, recall@10 ${s.recall.toFixed(3)}, lexical p50 ${s.latency.lexical!.p50.toFixed(1)} ms, hybrid p50 ${s.latency.hybrid!.p50.toFixed(1)} ms\n`);
     return {
       through: [
@@ -272,32 +272,43 @@ async function measure(store: Store, n: number, modelRss: number): Promise<{ thr
   }
 }
 
+/** Each store's figures in a section of their own, so that a run of one store (BENCH_STORES) keeps the other's. */
+function section(store: Store, sizes: { through: string; latency: string }[], modelRss: number): string {
+  const defaults = loadConfig({}).limits.search;
+  const kept =
+    store.name === 'PostgreSQL'
+      ? 'PostgreSQL 15 at BENCH_DATABASE_URL, as the machine runs it (its defaults: 128 MB of shared buffers), a schema per size, its tables analyzed once built, as autovacuum would; without pgvector, the vectors are held in process memory, as on SQLite'
+      : 'SQLite, a file per size';
+  const exact = store.name === 'PostgreSQL' ? 'every `real[]` vector scored in double precision' : "sqlite-vec's scan of the same file";
+  return `## Search and embedding: ${store.name}
+
+Produced by \`npm run bench:search\` (src/bench/search.ts) on ${new Date().toISOString().slice(0, 10)}, commit ${commit()}; ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}.
+Store: ${kept}. Objects: two sentences of 12–30 words from a ${VOCABULARY.length}-word technical vocabulary, 10 topics × 50 areas, ages 0–59 days; imported through the NDJSON import code, then embedded with \`${MODEL.split('/').pop()}\` (batches of 128). Queries: ${QUERIES} per mode, 2–4 vocabulary words each, sent through the app in-process (no socket), default limit 10; each leg ranks up to ${defaults.candidates} candidates, the lexical one from the newest ${defaults.lexicalWindow} matches (\`SEARCH_LEXICAL_WINDOW\`), the semantic one from the vectors held in process memory (a byte per dimension, the approximate index from \`VECTORS_APPROXIMATE_FROM\`). Recall@10: the semantic leg's ten nearest against the exact ten nearest live objects by cosine over the float32 vectors the store keeps (${exact}). Without the model: the instance's RSS less what loading the model and embedding one query adds to a process of its own (${MiB(modelRss)} MiB).
+
+| objects | step | figures |
+|---|---|---|
+${sizes.map((s) => s.through).join('\n')}
+
+| objects | mode | p50 ms | p95 ms |
+|---|---|---:|---:|
+${sizes.map((s) => s.latency).join('\n')}
+`;
+}
+
 async function main(): Promise<void> {
   const only = BENCH.BENCH_STORES?.map((s) => s.toLowerCase());
   const wanted = (name: string) => !only || only.includes(name.toLowerCase());
   const stores = [...(wanted('sqlite') ? [sqliteStore] : []), ...(wanted('postgresql') ? [await postgresStore()].filter((s): s is Store => s !== null) : [])];
   const modelRss = phase<Awaited<ReturnType<typeof model>>>('model', 0, '').rss;
-  const sections: { through: string; latency: string }[] = [];
   try {
-    for (const store of stores) for (const n of SIZES) sections.push(await measure(store, n, modelRss));
+    for (const store of stores) {
+      const sizes: { through: string; latency: string }[] = [];
+      for (const n of SIZES) sizes.push(await measure(store, n, modelRss));
+      writeSection(join(PACKAGE_ROOT, 'BENCHMARKS.md'), `search-${store.name.toLowerCase()}`, section(store, sizes, modelRss));
+    }
   } finally {
     for (const store of stores) await store.close();
   }
-  const defaults = loadConfig({}).limits.search;
-  const md = `## Search and embedding
-
-Produced by \`npm run bench:search\` (src/bench/search.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}.
-Stores: ${stores.map((s) => (s.name === 'PostgreSQL' ? 'PostgreSQL 15 (a schema per size, its tables analyzed once built, as autovacuum would; no pgvector, so vectors in process memory as on SQLite)' : 'SQLite (a file per size)')).join('; ')}. Objects: two sentences of 12–30 words from a ${VOCABULARY.length}-word technical vocabulary, 10 topics × 50 areas, ages 0–59 days; imported through the NDJSON import code, then embedded with \`${MODEL.split('/').pop()}\` (batches of 128). Queries: ${QUERIES} per mode, 2–4 vocabulary words each, sent through the app in-process (no socket), default limit 10; each leg ranks up to ${defaults.candidates} candidates, the lexical one from the newest ${defaults.lexicalWindow} matches (\`SEARCH_LEXICAL_WINDOW\`), the semantic one from the vectors held in process memory (a byte per dimension, the approximate index from \`VECTORS_APPROXIMATE_FROM\`). Recall@10: the semantic leg's ten nearest against the exact ten nearest live objects by cosine over the float32 vectors the store keeps (SQLite: sqlite-vec's scan of the same file; PostgreSQL: every \`real[]\` vector scored in double precision). Without the model: the instance's RSS less what loading the model and embedding one query adds to a process of its own (${MiB(modelRss)} MiB).
-
-| store | objects | step | figures |
-|---|---|---|---|
-${sections.map((s) => s.through).join('\n')}
-
-| store | objects | mode | p50 ms | p95 ms |
-|---|---|---|---:|---:|
-${sections.map((s) => s.latency).join('\n')}
-`;
-  writeSection(join(PACKAGE_ROOT, 'BENCHMARKS.md'), 'search', md);
   process.stdout.write('written to BENCHMARKS.md\n');
 }
 
