@@ -50,30 +50,46 @@ export interface StoreSetup {
   dispose: () => Promise<void>;
 }
 
-export async function storeSetups(dir: string): Promise<StoreSetup[]> {
-  const setups: StoreSetup[] = [{ name: 'SQLite', env: { DATABASE_URL: `sqlite:${join(dir, 'board.db')}` }, steady: async () => undefined, dispose: async () => undefined }];
+/** The PostgreSQL server at BENCH_DATABASE_URL, connected; null (and why, printed) when it does not answer. */
+export async function benchPostgres(): Promise<pg.Client | null> {
   const url = BENCH.BENCH_DATABASE_URL;
-  const schema = `ab_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
   try {
     await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
+    return admin;
   } catch (err) {
     process.stdout.write(`PostgreSQL at ${url} not measured: ${(err as Error).message}\n`);
     await admin.end().catch(() => undefined);
-    return setups;
+    return null;
   }
-  const pgUrl = new URL(url);
-  pgUrl.searchParams.set('options', `-c search_path=${schema}`);
-  setups.push({
-    name: 'PostgreSQL',
-    env: { DATABASE_URL: pgUrl.toString(), REDIS_URL: BENCH.BENCH_REDIS_URL, REDIS_PREFIX: `${schema}:` },
+}
+
+/** A schema of its own on `admin`'s server: a board's settings to run there, its Redis keys under the schema's name. */
+export async function benchSchema(admin: pg.Client, prefix: string): Promise<Omit<StoreSetup, 'name'>> {
+  const schema = `${prefix}_${randomBytes(4).toString('hex')}`;
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const url = new URL(BENCH.BENCH_DATABASE_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    env: { DATABASE_URL: url.toString(), REDIS_URL: BENCH.BENCH_REDIS_URL, REDIS_PREFIX: `${schema}:` },
     async steady() {
       const tables = await admin.query<{ name: string }>('SELECT tablename AS name FROM pg_tables WHERE schemaname = $1', [schema]);
       for (const t of tables.rows) await admin.query(`ANALYZE ${schema}."${t.name}"`);
     },
+    dispose: async () => void (await admin.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => undefined)),
+  };
+}
+
+export async function storeSetups(dir: string): Promise<StoreSetup[]> {
+  const setups: StoreSetup[] = [{ name: 'SQLite', env: { DATABASE_URL: `sqlite:${join(dir, 'board.db')}` }, steady: async () => undefined, dispose: async () => undefined }];
+  const admin = await benchPostgres();
+  if (!admin) return setups;
+  const schema = await benchSchema(admin, 'ab_bench');
+  setups.push({
+    name: 'PostgreSQL',
+    ...schema,
     async dispose() {
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => undefined);
+      await schema.dispose();
       await admin.end().catch(() => undefined);
     },
   });

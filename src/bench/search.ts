@@ -8,7 +8,6 @@
  * socket), so the figures are search cost.
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +25,7 @@ import { createLogger } from '../log.js';
 import { BUNDLED_MODEL, PACKAGE_ROOT } from '../paths.js';
 import { SERVE_NODE_FLAGS } from '../cli/serve-flags.js';
 import { importNdjson } from '../transfer/ndjson-import.js';
+import { benchPostgres, benchSchema, type StoreSetup } from './child.js';
 import { commit, writeSection } from './sections.js';
 import { BENCH } from './settings.js';
 import { sentence, VOCABULARY } from './vocabulary.js';
@@ -122,11 +122,12 @@ async function semanticRecall(board: Board$, config: Config, url: string, querie
   return found / (queries.length * 10);
 }
 
-const configFor = (url: string) =>
+/** A store's settings (its DATABASE_URL, and Redis's for PostgreSQL) with the bench's own. */
+type StoreEnv = Record<string, string>;
+
+const configFor = (store: StoreEnv) =>
   loadConfig({
-    DATABASE_URL: url,
-    // PostgreSQL's instances share Redis; the schema names this run's keys.
-    ...(url.startsWith('sqlite:') ? {} : { REDIS_URL: BENCH.BENCH_REDIS_URL, REDIS_PREFIX: `${/search_path=(\w+)/.exec(decodeURIComponent(url))?.[1] ?? 'ab_bench_search'}:` }),
+    ...store,
     EMBEDDINGS: 'local',
     EMBEDDINGS_MODEL: MODEL,
     EMBEDDINGS_BATCH: '128',
@@ -136,9 +137,9 @@ const configFor = (url: string) =>
 
 const MiB = (bytes: number) => Math.round(bytes / 2 ** 20);
 
-/** In its own process: imports `n` objects into the empty store at `url` and embeds them. */
-async function build(n: number, url: string) {
-  const config = configFor(url);
+/** In its own process: imports `n` objects into the empty store and embeds them. */
+async function build(n: number, store: StoreEnv) {
+  const config = configFor(store);
   const board = await buildBoard(config, createLogger('warn'));
   try {
     const now = board.services.clock.now();
@@ -158,8 +159,8 @@ async function build(n: number, url: string) {
  * In a fresh process, as an instance started on that store: search latency, the process's RSS
  * after the searches (the vectors and the model loaded), and the semantic leg's recall.
  */
-async function search(url: string) {
-  const config = configFor(url);
+async function search(store: StoreEnv) {
+  const config = configFor(store);
   const board = await buildBoard(config, createLogger('warn'));
   try {
     const latency: Record<string, { p50: number; p95: number }> = {};
@@ -175,7 +176,7 @@ async function search(url: string) {
       latency[mode] = { p50: percentile(times, 50), p95: percentile(times, 95) };
     }
     const rss = process.memoryUsage().rss;
-    const recall = await semanticRecall(board, config, url, Array.from({ length: RECALL_QUERIES }, (_, i) => query(i)));
+    const recall = await semanticRecall(board, config, store.DATABASE_URL!, Array.from({ length: RECALL_QUERIES }, (_, i) => query(i)));
     return { latency, rss, recall, approximate: config.database.memoryIndex };
   } finally {
     await board.close();
@@ -185,25 +186,25 @@ async function search(url: string) {
 /** In its own process: what the embedding model adds to a process's RSS, loaded and one query embedded. */
 async function model() {
   const before = process.memoryUsage().rss;
-  const embedder = openEmbedder(configFor(`sqlite:${join(tmpdir(), 'unused.db')}`))!;
+  const embedder = openEmbedder(configFor({ DATABASE_URL: `sqlite:${join(tmpdir(), 'unused.db')}` }))!;
   await embedder.embed(['connection pool exhausted']);
   const rss = process.memoryUsage().rss - before;
   await embedder.close?.();
   return { rss };
 }
 
-/** Runs one phase in a child process (`node search.js <phase> <n> <url>`) and answers what it printed. */
-function phase<T>(name: 'build' | 'search' | 'model', n: number, url: string): T {
+/** Runs one phase in a child process (`node search.js <phase> <n> <store settings as JSON>`) and answers what it printed. */
+function phase<T>(name: 'build' | 'search' | 'model', n: number, store: StoreEnv): T {
   // The instance searching is started as `serve` is: Node's flags change the memory it holds.
   const flags = name === 'search' ? SERVE_NODE_FLAGS : [];
-  const out = execFileSync(process.execPath, [...flags, fileURLToPath(import.meta.url), name, String(n), url], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 2 ** 20 });
+  const out = execFileSync(process.execPath, [...flags, fileURLToPath(import.meta.url), name, String(n), JSON.stringify(store)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 2 ** 20 });
   return JSON.parse(out.trim().split('\n').pop()!) as T;
 }
 
-/** A store to measure at each size: an empty one made for the size, with its URL, and dropped after. */
+/** A store to measure at each size: an empty one made for the size, and dropped after. */
 interface Store {
   name: string;
-  fresh(): Promise<{ url: string; steady(): Promise<void>; drop(): Promise<void> }>;
+  fresh(): Promise<Omit<StoreSetup, 'name'>>;
   close(): Promise<void>;
 }
 
@@ -211,51 +212,24 @@ const sqliteStore: Store = {
   name: 'SQLite',
   async fresh() {
     const dir = mkdtempSync(join(tmpdir(), 'agentboard-bench-search-'));
-    return { url: `sqlite:${join(dir, 'b.db')}`, steady: async () => undefined, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return { env: { DATABASE_URL: `sqlite:${join(dir, 'b.db')}` }, steady: async () => undefined, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
   },
   close: async () => undefined,
 };
 
-/**
- * PostgreSQL at BENCH_DATABASE_URL, a schema per size; null when it does not answer. Once built,
- * its tables are analyzed, as autovacuum would within a minute of so many rows changing.
- */
+/** PostgreSQL at BENCH_DATABASE_URL, a schema per size (analyzed once built); null when it does not answer. */
 async function postgresStore(): Promise<Store | null> {
-  const admin = new pg.Client({ connectionString: BENCH.BENCH_DATABASE_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await admin.connect();
-  } catch (err) {
-    process.stdout.write(`PostgreSQL at ${BENCH.BENCH_DATABASE_URL} not measured: ${(err as Error).message}\n`);
-    await admin.end().catch(() => undefined);
-    return null;
-  }
-  return {
-    name: 'PostgreSQL',
-    async fresh() {
-      const schema = `ab_bench_search_${randomBytes(4).toString('hex')}`;
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      const url = new URL(BENCH.BENCH_DATABASE_URL);
-      url.searchParams.set('options', `-c search_path=${schema}`);
-      return {
-        url: url.toString(),
-        async steady() {
-          const tables = await admin.query<{ name: string }>('SELECT tablename AS name FROM pg_tables WHERE schemaname = $1', [schema]);
-          for (const t of tables.rows) await admin.query(`ANALYZE ${schema}."${t.name}"`);
-        },
-        drop: async () => void (await admin.query(`DROP SCHEMA ${schema} CASCADE`)),
-      };
-    },
-    close: () => admin.end(),
-  };
+  const admin = await benchPostgres();
+  return admin && { name: 'PostgreSQL', fresh: () => benchSchema(admin, 'ab_bench_search'), close: () => admin.end() };
 }
 
 /** One size on one store: built in one process, searched in another, so each RSS is that of its own work. */
 async function measure(store: Store, n: number, modelRss: number): Promise<{ through: string; latency: string }> {
   const target = await store.fresh();
   try {
-    const b = phase<Awaited<ReturnType<typeof build>>>('build', n, target.url);
+    const b = phase<Awaited<ReturnType<typeof build>>>('build', n, target.env);
     await target.steady();
-    const s = phase<Awaited<ReturnType<typeof search>>>('search', n, target.url);
+    const s = phase<Awaited<ReturnType<typeof search>>>('search', n, target.env);
     const at = n.toLocaleString('en');
     process.stdout.write(`${store.name} ${n}: import ${b.importS.toFixed(1)} s, embed ${b.embedded} in ${b.embedS.toFixed(1)} s, RSS ${MiB(s.rss)} MiB, recall@10 ${s.recall.toFixed(3)}, lexical p50 ${s.latency.lexical!.p50.toFixed(1)} ms, hybrid p50 ${s.latency.hybrid!.p50.toFixed(1)} ms\n`);
     return {
@@ -268,7 +242,7 @@ async function measure(store: Store, n: number, modelRss: number): Promise<{ thr
       latency: (['lexical', 'hybrid'] as const).map((mode) => `| ${at} | ${mode} | ${s.latency[mode]!.p50.toFixed(1)} | ${s.latency[mode]!.p95.toFixed(1)} |`).join('\n'),
     };
   } finally {
-    await target.drop();
+    await target.dispose();
   }
 }
 
@@ -299,7 +273,7 @@ async function main(): Promise<void> {
   const only = BENCH.BENCH_STORES?.map((s) => s.toLowerCase());
   const wanted = (name: string) => !only || only.includes(name.toLowerCase());
   const stores = [...(wanted('sqlite') ? [sqliteStore] : []), ...(wanted('postgresql') ? [await postgresStore()].filter((s): s is Store => s !== null) : [])];
-  const modelRss = phase<Awaited<ReturnType<typeof model>>>('model', 0, '').rss;
+  const modelRss = phase<Awaited<ReturnType<typeof model>>>('model', 0, {}).rss;
   try {
     for (const store of stores) {
       const sizes: { through: string; latency: string }[] = [];
@@ -312,8 +286,9 @@ async function main(): Promise<void> {
   process.stdout.write('written to BENCHMARKS.md\n');
 }
 
-const [phaseName, size, phaseUrl] = process.argv.slice(2);
-const run = phaseName === 'build' ? build(Number(size), phaseUrl!) : phaseName === 'search' ? search(phaseUrl!) : phaseName === 'model' ? model() : null;
+const [phaseName, size, phaseStore] = process.argv.slice(2);
+const storeOf = () => JSON.parse(phaseStore!) as StoreEnv;
+const run = phaseName === 'build' ? build(Number(size), storeOf()) : phaseName === 'search' ? search(storeOf()) : phaseName === 'model' ? model() : null;
 (run ? run.then((r) => process.stdout.write(`${JSON.stringify(r)}\n`)) : main()).then(
   // The board's timers (embed worker, upkeep) are closed; anything left must not hold a phase open.
   () => (run ? process.exit(0) : undefined),

@@ -164,9 +164,11 @@ export class PgSearchIndex implements SearchIndex {
     // An AND query whose words seldom meet: its matches read off the GIN index, planned apart
     // from the filters as above, then the newest kept (indexReadCheaper).
     const viaIndex = !few && q.allTerms === true && q.window !== undefined && indexReadCheaper(stats.total, parsed.df, q.window, 'window');
+    // The matches read off the GIN index, as rows of `columns`, planned apart from the filters.
+    const offIndex = (match: string, columns: string) => `(SELECT ${columns} FROM objects o WHERE ${column} @@ ${match}::tsquery OFFSET 0) o WHERE ${kept.join(' AND ')}`;
     const matches = (match: string) =>
       few
-        ? `(SELECT * FROM objects o WHERE ${column} @@ ${match}::tsquery OFFSET 0) o WHERE ${kept.join(' AND ')}`
+        ? offIndex(match, '*')
         : `objects o WHERE ${[common ? `ts_match_vq(${column}, ${match}::tsquery)` : `${column} @@ ${match}::tsquery`, ...kept].join(' AND ')}`;
     // The window, picked before any match is scored: the newest matches; for an OR query, each
     // term's newest matches, so that a rare word's matches are all in. It holds whole rows, each
@@ -179,9 +181,9 @@ export class PgSearchIndex implements SearchIndex {
     const windowed = (match: string) =>
       viaIndex
         ? scoredFrom(
+            // Of each match, its seq and what the filters read.
             `(SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn} FROM objects o
-              WHERE o.seq = ANY(ARRAY(SELECT o.seq FROM (SELECT o.seq, o.id, o.type, o.live_until FROM objects o WHERE ${column} @@ ${match}::tsquery OFFSET 0) o
-                WHERE ${kept.join(' AND ')} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}))) o`,
+              WHERE o.seq = ANY(ARRAY(SELECT o.seq FROM ${offIndex(match, 'o.seq, o.id, o.type, o.live_until')} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}))) o`,
           )
         : scoredFrom(`(SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn} FROM ${matches(match)} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}) o`);
     const scored =
