@@ -656,6 +656,30 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     }
   });
 
+  it('weighs a word ANALYZE found in 10,000 objects or more by its sampled share, without counting it', async () => {
+    const { url, drop } = await freshSchema();
+    const sent: Sent[] = [];
+    const session = recordingSession(url, (text, params) => sent.push({ text, params }));
+    const store = new PgStore(session);
+    try {
+      await store.migrate();
+      // 'alpha' in all 12,000 objects, 'beta' in 6,000 of them (then ANALYZE).
+      await seedFindings(session, 12_000, `CASE WHEN n % 2 = 0 THEN 'alpha beta' ELSE 'alpha' END`);
+      const live = { now: Date.now(), disputeMinContradictions: 2 };
+      const hits = await store.search.lexical({ live, terms: ['alpha', 'beta'], limit: 10, window: 300 });
+      const parse = sent.find((p) => p.text.includes('AS term_lexemes'))!;
+      const notCounted = parse.params.find((v) => Array.isArray(v) && v.every((l) => typeof l === 'string' && l.startsWith("'"))) as string[];
+      expect(notCounted).toContain("'alpha'");
+      expect(notCounted).not.toContain("'beta'");
+      // 'beta' was counted, exactly: every hit holds both words, and outranks any holding 'alpha' alone.
+      expect(hits).toHaveLength(10);
+      expect(hits.every((h) => h.allTerms)).toBe(true);
+    } finally {
+      await store.close();
+      await drop();
+    }
+  });
+
   it('runs write batches and the pool on connections of their own, never queued behind the pipelined reads', async () => {
     const session = new PoolSession({ url: PG_URL, max: 1, connectTimeoutMs: 5000, genericMax: 1, readPipelines: 1 });
     try {

@@ -27,6 +27,16 @@ const LEXEMES_KEPT = 20_000;
  */
 const COUNT_KEPT_FROM = 1000;
 /**
+ * A lexeme that ANALYZE's sample puts in at least this many objects is weighed by that share of
+ * the object count, never counted. Counting costs in proportion to the objects holding the word
+ * (at 100,000 objects, about 300 ms a word in a quarter of them; at 1,000,000, seconds), and the
+ * first search of each common word waited for it. A sampled share of at least a hundredth is
+ * within about 6% (ANALYZE samples 30,000 rows), which moves the word's weight by about 1%, as
+ * a count kept until the board grows by a hundredth does (COUNT_KEPT_FROM). Elasticsearch, by
+ * default, weighs words by each shard's own counts, with errors of the same kind.
+ */
+const ESTIMATED_FROM = 10_000;
+/**
  * Whether a query that can match at most `bound` objects has few matches for its window (at
  * most twice its size): so few that reading them all off the GIN index is never far from the
  * best plan, and its statements are planned once per connection (the planned session).
@@ -78,7 +88,23 @@ interface CorpusStats {
   total: number;
   words: number;
   stems: number;
+  /** The share of objects holding each lexeme (as a tsquery) that ANALYZE found common, by column; empty before any ANALYZE. */
+  shares: Record<'words' | 'stems', Map<string, number>>;
   at: number;
+}
+
+/** ANALYZE's most common lexemes of `words` and `stems` with the share of sampled rows holding each (pg_stats). */
+const SAMPLED_SHARES = `(SELECT json_object_agg(attname, json_build_array(most_common_elems::text::text[], most_common_elem_freqs))
+  FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'objects' AND attname IN ('words', 'stems'))`;
+
+/** pg_stats' lists as shares by one-lexeme tsquery text, quoted as LEXEME_QUERY quotes it. */
+function sharesOf(sampled: Record<string, [string[] | null, number[] | null]> | null, column: 'words' | 'stems'): Map<string, number> {
+  const [lexemes, shares] = sampled?.[column] ?? [null, null];
+  const byQuery = new Map<string, number>();
+  // The shares' list ends with two or three figures of its own (least, most, nulls).
+  if (!lexemes || !shares || shares.length < lexemes.length) return byQuery;
+  lexemes.forEach((l, i) => byQuery.set(`'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`, shares[i]!));
+  return byQuery;
 }
 
 export class PgSearchIndex implements SearchIndex {
@@ -257,7 +283,9 @@ export class PgSearchIndex implements SearchIndex {
    * known words needs none.
    */
   async #parse(terms: readonly string[], cfg: 'english' | 'simple'): Promise<ParsedQuery> {
-    const [mark, { total }] = await Promise.all([this.changeMark(), this.#corpus()]);
+    const [mark, corpus] = await Promise.all([this.changeMark(), this.#corpus()]);
+    const { total } = corpus;
+    const shares = corpus.shares[cfg === 'english' ? 'stems' : 'words'];
     const key = `${cfg} ${JSON.stringify(terms)}`;
     const cached = this.#parsed.get(key);
     const p = cached && (await cached.catch(() => null));
@@ -269,7 +297,9 @@ export class PgSearchIndex implements SearchIndex {
     }
     const countOf = (lexeme: string): number | undefined => {
       const c = this.#df.get(`${cfg} ${lexeme}`);
-      return c && ((mark !== null && c.mark === mark) || (c.n >= COUNT_KEPT_FROM && countStillWeighs(c.total, total))) ? c.n : undefined;
+      if (c && ((mark !== null && c.mark === mark) || (c.n >= COUNT_KEPT_FROM && countStillWeighs(c.total, total)))) return c.n;
+      const estimate = Math.round((shares.get(lexeme) ?? 0) * total);
+      return estimate >= ESTIMATED_FROM ? estimate : undefined;
     };
     const fromKnown = mark === null ? null : this.#fromKnown(terms, cfg, countOf, mark);
     if (fromKnown) return fromKnown;
@@ -280,7 +310,9 @@ export class PgSearchIndex implements SearchIndex {
       const n = countOf(l);
       if (n !== undefined) known.set(l, n);
     }
-    const params: Params = { all: terms.join(' '), terms: [...terms], known: [...known.keys()] };
+    // And those ANALYZE found common enough to weigh by their share: the statement finds which the terms hold.
+    const estimated = [...shares.keys()].filter((l) => !known.has(l) && countOf(l) !== undefined);
+    const params: Params = { all: terms.join(' '), terms: [...terms], known: [...known.keys(), ...estimated] };
     // Each term through the parser on its own, OR-ed: query syntax in a term is only text.
     const any = terms.map((t, i) => {
       params[`t${i}`] = t;
@@ -301,7 +333,7 @@ export class PgSearchIndex implements SearchIndex {
     ).then((r) => {
       const counted = new Map(
         r!.lexemes.map((lexeme, i) => {
-          if (r!.df[i]! < 0) return [lexeme, known.get(lexeme)!];
+          if (r!.df[i]! < 0) return [lexeme, known.get(lexeme) ?? countOf(lexeme)!];
           if (this.#df.size >= LEXEMES_KEPT) this.#df.clear();
           // Under the mark read before the statement: a write meanwhile makes it stale.
           this.#df.set(`${cfg} ${lexeme}`, { n: r!.df[i]!, mark, total });
@@ -340,11 +372,20 @@ export class PgSearchIndex implements SearchIndex {
   async #corpus(): Promise<CorpusStats> {
     const last = this.#stats;
     if (last && Date.now() - last.at <= STATS_TTL_MS) return last;
-    this.#reading ??= one<{ total: number; words: number | null; stems: number | null }>(
+    this.#reading ??= one<{ total: number; words: number | null; stems: number | null; sampled: Record<string, [string[] | null, number[] | null]> | null }>(
       this.db,
-      'SELECT count(*)::float8 AS total, avg(length(words))::float8 AS words, avg(length(stems))::float8 AS stems FROM objects',
+      `SELECT count(*)::float8 AS total, avg(length(words))::float8 AS words, avg(length(stems))::float8 AS stems, ${SAMPLED_SHARES} AS sampled FROM objects`,
     )
-      .then((r) => (this.#stats = { total: r!.total, words: r!.words ?? 1, stems: r!.stems ?? 1, at: Date.now() }))
+      .then(
+        (r) =>
+          (this.#stats = {
+            total: r!.total,
+            words: r!.words ?? 1,
+            stems: r!.stems ?? 1,
+            shares: { words: sharesOf(r!.sampled, 'words'), stems: sharesOf(r!.sampled, 'stems') },
+            at: Date.now(),
+          }),
+      )
       .finally(() => (this.#reading = null));
     if (!last) return this.#reading;
     this.#reading.catch(() => undefined);
