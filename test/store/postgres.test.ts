@@ -58,6 +58,12 @@ async function seedFindings(session: PoolSession, count: number, content: string
   await session.query('ANALYZE objects');
 }
 
+/** The lexemes (as tsqueries) the last query parse was told not to count: their counts were known, or estimated. */
+function notCountedByLastParse(sent: readonly Sent[]): string[] {
+  const parse = sent.filter((p) => p.text.includes('AS term_lexemes')).at(-1)!;
+  return parse.params.find((v) => Array.isArray(v) && v.every((l) => typeof l === 'string' && l.startsWith("'"))) as string[];
+}
+
 /** The plan of `sent` on a connection set as those that plan once are: made without its values. */
 async function genericPlanOf(url: string, sent: Sent): Promise<string> {
   const admin = new pg.Client({ connectionString: withPlans(url, 'generic') });
@@ -617,11 +623,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       const search = () => store.search.lexical({ live, terms: ['alpha', 'beta'], limit: 10, window: 300 });
       // An object holding neither word: its publish only moves the change mark.
       const finding = (id: string): NewObject => ({ id, type: 'finding', title: 'gamma', content: 'gamma', topics: [], sourceUrl: null, parentId: null, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id });
-      /** The lexemes the last parse of the query took as counted (not counted again). */
-      const takenAsCounted = () => {
-        const parse = sent.filter((p) => p.text.includes('AS term_lexemes')).at(-1)!;
-        return parse.params.find((v) => Array.isArray(v) && v.every((l) => typeof l === 'string' && l.startsWith("'"))) as string[];
-      };
+      const takenAsCounted = () => notCountedByLastParse(sent);
       const parses = () => sent.filter((p) => p.text.includes('AS term_lexemes')).length;
       const first = await search();
       expect(takenAsCounted()).toEqual([]);
@@ -667,8 +669,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       await seedFindings(session, 12_000, `CASE WHEN n % 2 = 0 THEN 'alpha beta' ELSE 'alpha' END`);
       const live = { now: Date.now(), disputeMinContradictions: 2 };
       const hits = await store.search.lexical({ live, terms: ['alpha', 'beta'], limit: 10, window: 300 });
-      const parse = sent.find((p) => p.text.includes('AS term_lexemes'))!;
-      const notCounted = parse.params.find((v) => Array.isArray(v) && v.every((l) => typeof l === 'string' && l.startsWith("'"))) as string[];
+      const notCounted = notCountedByLastParse(sent);
       expect(notCounted).toContain("'alpha'");
       expect(notCounted).not.toContain("'beta'");
       // 'beta' was counted, exactly: every hit holds both words, and outranks any holding 'alpha' alone.
