@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexReadCheaper } from './pg-search-index.js';
+import { estimatedCount, indexReadCheaper } from './pg-search-index.js';
 
 describe('indexReadCheaper', () => {
   // The cases measured on `npm run bench:search`'s corpus (window 300).
@@ -30,5 +30,20 @@ describe('indexReadCheaper', () => {
     // A count above the (stale) total is read as the total.
     expect(indexReadCheaper(1_000, [5_000, 5_000], 300, 'window')).toBe(false);
     expect(indexReadCheaper(0, [], 300, 'window')).toBe(true);
+  });
+});
+
+describe('estimatedCount', () => {
+  it("takes ANALYZE's share for a word in 10,000 objects and a hundredth of them or more", () => {
+    expect(estimatedCount(0.25, 100_000)).toBe(25_000);
+    expect(estimatedCount(0.012, 1_000_000)).toBe(12_000);
+  });
+
+  it('leaves fewer objects, or a smaller share (a sample too small to trust), to be counted', () => {
+    // A quarter of 10,000: counting costs little.
+    expect(estimatedCount(0.25, 10_000)).toBeUndefined();
+    // 50,000 objects, but a two-hundredth of 10,000,000: about 150 of 30,000 sampled rows.
+    expect(estimatedCount(0.005, 10_000_000)).toBeUndefined();
+    expect(estimatedCount(0, 1_000_000)).toBeUndefined();
   });
 });

@@ -27,15 +27,23 @@ const LEXEMES_KEPT = 20_000;
  */
 const COUNT_KEPT_FROM = 1000;
 /**
- * A lexeme that ANALYZE's sample puts in at least this many objects is weighed by that share of
- * the object count, never counted. Counting costs in proportion to the objects holding the word
- * (at 100,000 objects, about 300 ms a word in a quarter of them; at 1,000,000, seconds), and the
- * first search of each common word waited for it. A sampled share of at least a hundredth is
- * within about 6% (ANALYZE samples 30,000 rows), which moves the word's weight by about 1%, as
- * a count kept until the board grows by a hundredth does (COUNT_KEPT_FROM). Elasticsearch, by
- * default, weighs words by each shard's own counts, with errors of the same kind.
+ * A lexeme that ANALYZE's sample puts in at least this many objects, and in a hundredth of them
+ * or more (ESTIMATED_FROM_SHARE), is weighed by that share of the object count, never counted.
+ * Counting costs in proportion to the objects holding the word (at 100,000 objects, about 300 ms
+ * a word in a quarter of them; at 1,000,000, seconds), and the first search of each common word
+ * waited for it. A sampled share of a hundredth or more is within about 6% (ANALYZE samples
+ * 30,000 rows), which moves the word's weight by about 1%, as a count kept until the board grows
+ * by a hundredth does (COUNT_KEPT_FROM). Elasticsearch, by default, weighs words by each shard's
+ * own counts, with errors of the same kind.
  */
 const ESTIMATED_FROM = 10_000;
+const ESTIMATED_FROM_SHARE = 0.01;
+
+/** The objects a lexeme held by `share` of the sampled rows is taken to be in, or undefined where it must be counted. */
+export function estimatedCount(share: number, total: number): number | undefined {
+  const estimate = Math.round(share * total);
+  return estimate >= ESTIMATED_FROM && share >= ESTIMATED_FROM_SHARE ? estimate : undefined;
+}
 /**
  * Whether a query that can match at most `bound` objects has few matches for its window (at
  * most twice its size): so few that reading them all off the GIN index is never far from the
@@ -298,8 +306,7 @@ export class PgSearchIndex implements SearchIndex {
     const countOf = (lexeme: string): number | undefined => {
       const c = this.#df.get(`${cfg} ${lexeme}`);
       if (c && ((mark !== null && c.mark === mark) || (c.n >= COUNT_KEPT_FROM && countStillWeighs(c.total, total)))) return c.n;
-      const estimate = Math.round((shares.get(lexeme) ?? 0) * total);
-      return estimate >= ESTIMATED_FROM ? estimate : undefined;
+      return estimatedCount(shares.get(lexeme) ?? 0, total);
     };
     const fromKnown = mark === null ? null : this.#fromKnown(terms, cfg, countOf, mark);
     if (fromKnown) return fromKnown;
