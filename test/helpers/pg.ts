@@ -61,6 +61,20 @@ export async function realPgStore(opts: PgStoreOptions = {}): Promise<{ store: P
   };
 }
 
+/** realPgStore, with a one-connection session of its own on the schema to read what the store wrote; dispose closes both. */
+export async function realPgStoreWithSession(): Promise<{ store: PgStore; session: PoolSession; dispose: () => Promise<void> }> {
+  const { store, url, dispose } = await realPgStore();
+  const session = new PoolSession({ url, max: 1, connectTimeoutMs: 5000 });
+  return {
+    store,
+    session,
+    async dispose() {
+      await session.close();
+      await dispose();
+    },
+  };
+}
+
 /** query and exec over PGlite or one of its transactions. */
 class PgliteQueries implements PgSession {
   constructor(private readonly target: PGlite | Transaction) {}

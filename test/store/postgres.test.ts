@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
-import { freshSchema, PG_URL, pgUnavailable, realPgStore } from '../helpers/pg.js';
+import { freshSchema, PG_URL, pgUnavailable, realPgStore, realPgStoreWithSession } from '../helpers/pg.js';
 import { PoolSession, withPlans, type PgStatements } from '../../src/store/postgres/pg-session.js';
 import { pgMigrations } from '../../src/store/postgres/pg-migrations.js';
 import { textVector } from '../../src/store/postgres/pg-inserts.js';
@@ -330,8 +330,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
   });
 
   it('stores the full-text vectors the first schema generated, for publishes and imports alike, and refuses a row without them', async () => {
-    const { store, url, dispose } = await realPgStore();
-    const session = new PoolSession({ url, max: 1, connectTimeoutMs: 5000 });
+    const { store, session, dispose } = await realPgStoreWithSession();
     try {
       await store.migrate();
       const live: LiveCriteria = { now: Date.now(), disputeMinContradictions: 2 };
@@ -362,7 +361,6 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
           VALUES ('x', 'finding', 't', 'c', '{}', '', 1, 2, 'k', 2)`),
       ).rejects.toThrow(/null value in column "(words|stems)"/);
     } finally {
-      await session.close();
       await dispose();
     }
   });
@@ -547,8 +545,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
   });
 
   it('keeps an object whole in its row up to the most a page holds, its full-text vectors the last of its values to leave (migration 10)', async () => {
-    const { store, url, dispose } = await realPgStore();
-    const session = new PoolSession({ url, max: 1, connectTimeoutMs: 5000 });
+    const { store, session, dispose } = await realPgStoreWithSession();
     try {
       await store.migrate();
       const options = await session.query<{ options: string[] }>(`SELECT reloptions AS options FROM pg_class WHERE oid = 'objects'::regclass`);
@@ -576,7 +573,6 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       // Neither compressed nor moved out of the row.
       expect(row.rows[0]).toMatchObject({ compressed: null, toast: '0' });
     } finally {
-      await session.close();
       await dispose();
     }
   });

@@ -96,8 +96,8 @@ interface CorpusStats {
   total: number;
   words: number;
   stems: number;
-  /** The share of objects holding each lexeme (as a tsquery) that ANALYZE found common, by column; empty before any ANALYZE. */
-  shares: Record<'words' | 'stems', Map<string, number>>;
+  /** By column, the objects each lexeme (as a tsquery) is taken to be in where ANALYZE's sample settles it (estimatedCount); empty before any ANALYZE. */
+  estimated: Record<'words' | 'stems', Map<string, number>>;
   at: number;
 }
 
@@ -105,13 +105,16 @@ interface CorpusStats {
 const SAMPLED_SHARES = `(SELECT json_object_agg(attname, json_build_array(most_common_elems::text::text[], most_common_elem_freqs))
   FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'objects' AND attname IN ('words', 'stems'))`;
 
-/** pg_stats' lists as shares by one-lexeme tsquery text, quoted as LEXEME_QUERY quotes it. */
-function sharesOf(sampled: Record<string, [string[] | null, number[] | null]> | null, column: 'words' | 'stems'): Map<string, number> {
+/** The estimated counts (estimatedCount) of pg_stats' lexemes, by one-lexeme tsquery text, quoted as LEXEME_QUERY quotes it. */
+function estimatesOf(sampled: Record<string, [string[] | null, number[] | null]> | null, column: 'words' | 'stems', total: number): Map<string, number> {
   const [lexemes, shares] = sampled?.[column] ?? [null, null];
   const byQuery = new Map<string, number>();
   // The shares' list ends with two or three figures of its own (least, most, nulls).
   if (!lexemes || !shares || shares.length < lexemes.length) return byQuery;
-  lexemes.forEach((l, i) => byQuery.set(`'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`, shares[i]!));
+  lexemes.forEach((l, i) => {
+    const n = estimatedCount(shares[i]!, total);
+    if (n !== undefined) byQuery.set(`'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`, n);
+  });
   return byQuery;
 }
 
@@ -293,7 +296,7 @@ export class PgSearchIndex implements SearchIndex {
   async #parse(terms: readonly string[], cfg: 'english' | 'simple'): Promise<ParsedQuery> {
     const [mark, corpus] = await Promise.all([this.changeMark(), this.#corpus()]);
     const { total } = corpus;
-    const shares = corpus.shares[cfg === 'english' ? 'stems' : 'words'];
+    const estimated = corpus.estimated[cfg === 'english' ? 'stems' : 'words'];
     const key = `${cfg} ${JSON.stringify(terms)}`;
     const cached = this.#parsed.get(key);
     const p = cached && (await cached.catch(() => null));
@@ -306,7 +309,7 @@ export class PgSearchIndex implements SearchIndex {
     const countOf = (lexeme: string): number | undefined => {
       const c = this.#df.get(`${cfg} ${lexeme}`);
       if (c && ((mark !== null && c.mark === mark) || (c.n >= COUNT_KEPT_FROM && countStillWeighs(c.total, total)))) return c.n;
-      return estimatedCount(shares.get(lexeme) ?? 0, total);
+      return estimated.get(lexeme);
     };
     const fromKnown = mark === null ? null : this.#fromKnown(terms, cfg, countOf, mark);
     if (fromKnown) return fromKnown;
@@ -317,9 +320,8 @@ export class PgSearchIndex implements SearchIndex {
       const n = countOf(l);
       if (n !== undefined) known.set(l, n);
     }
-    // And those ANALYZE found common enough to weigh by their share: the statement finds which the terms hold.
-    const estimated = [...shares.keys()].filter((l) => !known.has(l) && countOf(l) !== undefined);
-    const params: Params = { all: terms.join(' '), terms: [...terms], known: [...known.keys(), ...estimated] };
+    // And those weighed by ANALYZE's share: the statement finds which the terms hold.
+    const params: Params = { all: terms.join(' '), terms: [...terms], known: [...known.keys(), ...estimated.keys()] };
     // Each term through the parser on its own, OR-ed: query syntax in a term is only text.
     const any = terms.map((t, i) => {
       params[`t${i}`] = t;
@@ -389,7 +391,7 @@ export class PgSearchIndex implements SearchIndex {
             total: r!.total,
             words: r!.words ?? 1,
             stems: r!.stems ?? 1,
-            shares: { words: sharesOf(r!.sampled, 'words'), stems: sharesOf(r!.sampled, 'stems') },
+            estimated: { words: estimatesOf(r!.sampled, 'words', r!.total), stems: estimatesOf(r!.sampled, 'stems', r!.total) },
             at: Date.now(),
           }),
       )
