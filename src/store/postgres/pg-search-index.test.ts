@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimatedCount, indexReadCheaper } from './pg-search-index.js';
+import { corpusStatsDue, estimatedCount, indexReadCheaper } from './pg-search-index.js';
 
 describe('indexReadCheaper', () => {
   // The cases measured on `npm run bench:search`'s corpus (window 300).
@@ -45,5 +45,16 @@ describe('estimatedCount', () => {
     // 50,000 objects, but a two-hundredth of 10,000,000: about 150 of 30,000 sampled rows.
     expect(estimatedCount(0.005, 10_000_000)).toBeUndefined();
     expect(estimatedCount(0, 1_000_000)).toBeUndefined();
+  });
+});
+
+describe('corpusStatsDue', () => {
+  it('reads the corpus statistics again after 30 seconds while their statement is quick', () => {
+    expect(corpusStatsDue(1_000, 40)).toBe(31_000);
+    expect(corpusStatsDue(1_000, 300)).toBe(31_000);
+  });
+
+  it('waits a hundred times as long as the statement took once that is longer: 2.5 s read, 250 s kept', () => {
+    expect(corpusStatsDue(1_000, 2_500)).toBe(251_000);
   });
 });
