@@ -1,14 +1,14 @@
 /**
- * Wraps every method of a store half: `around` receives the call and returns what the caller
- * gets. Both stores route every call through it (SQLite's write gate and busy errors,
+ * Wraps every method of a store half: `around` receives the call (and the method's name) and
+ * returns what the caller gets. Both stores route every call through it (SQLite's write gate and busy errors,
  * PostgreSQL's connection errors), so no method can forget either.
  */
-export function wrapMethods<T extends object>(target: T, around: (invoke: () => unknown) => unknown): T {
+export function wrapMethods<T extends object>(target: T, around: (invoke: () => unknown, name: PropertyKey) => unknown): T {
   return new Proxy(target, {
     get(obj, prop) {
       const value = Reflect.get(obj, prop, obj) as unknown;
       if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => around(() => (value as (...a: unknown[]) => unknown).apply(obj, args));
+      return (...args: unknown[]) => around(() => (value as (...a: unknown[]) => unknown).apply(obj, args), prop);
     },
   });
 }

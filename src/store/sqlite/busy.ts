@@ -22,12 +22,13 @@ function toDomainError(err: unknown): unknown {
 /**
  * Wraps every method of `target`: busy errors, thrown or rejected, become `unavailable`; with
  * a `gate`, it first waits while another transaction holds the connection. Without one, for
- * the halves handed to the transaction that holds it.
+ * the halves handed to the transaction that holds it. The `queued` methods wait in a queue of
+ * their own for the gate (a group commit's), and are called at once.
  */
-export function guard<T extends object>(target: T, gate: WriteGate | null): T {
-  return wrapMethods(target, (invoke) => {
+export function guard<T extends object>(target: T, gate: WriteGate | null, queued: readonly (keyof T)[] = []): T {
+  return wrapMethods(target, (invoke, name) => {
     const call = () => mapErrors(invoke, toDomainError);
-    const waiting = gate?.wait();
+    const waiting = queued.includes(name as keyof T) ? null : gate?.wait();
     return waiting ? waiting.then(call) : call();
   });
 }

@@ -10,6 +10,11 @@ import type { EventLog } from '../../ports/event-log.js';
 import { PRUNED_THROUGH, toBoardEvent, type EventColumns } from '../event-rows.js';
 import { limitSql, type Sql } from './sqlite-rows.js';
 
+/** Appends `e` on the connection `sql` prepares for: the store's own, or the write thread's. */
+export function appendEvent(sql: Sql, e: NewEvent): void {
+  sql('INSERT INTO events (kind, object_id, type, topics, thread_id, at) VALUES (?, ?, ?, ?, ?, ?)').run(e.kind, e.objectId, e.type, JSON.stringify(e.topics), e.threadId, e.at);
+}
+
 interface EventRow extends EventColumns {
   topics: string;
 }
@@ -24,9 +29,14 @@ export class SqliteEvents implements EventLog {
   ) {}
 
   async append(e: NewEvent): Promise<void> {
-    this.sql('INSERT INTO events (kind, object_id, type, topics, thread_id, at) VALUES (?, ?, ?, ?, ?, ?)').run(e.kind, e.objectId, e.type, JSON.stringify(e.topics), e.threadId, e.at);
+    appendEvent(this.sql, e);
     if (this.db.inTransaction) this.#unannounced = true;
     else this.#heard.emit('append');
+  }
+
+  /** For an event appended inside the open transaction without append() (sqlite-publish.ts): announced if it commits. */
+  announceAtCommit(): void {
+    this.#unannounced = true;
   }
 
   /** Called by the store when a transaction ends: listeners hear of what it appended, if it committed. */

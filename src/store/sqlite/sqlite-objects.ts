@@ -7,8 +7,7 @@ import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { importRowProblem } from '../../domain/import-rules.js';
 import { liveUntil, standingStamp } from '../../domain/state.js';
 import { STANDING_COLUMNS, standingFacts, type StandingColumns } from '../object-columns.js';
-import type { ObjectVector } from '../../ports/embed-queue.js';
-import { BulkRowError, type BulkObject, type ListQuery, type NewObject, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
+import { BulkRowError, type BulkObject, type ListQuery, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
 import { runInTransaction, type WriteGate } from './write-gate.js';
 import { getObjectRow, inList, inWriteTransaction, insertRow, limitSql, liveParams, liveSql, SELECT_OBJECT, toObject, writeFacts, type ObjectRow, type Sql } from './sqlite-rows.js';
 
@@ -21,16 +20,6 @@ export class SqliteObjects implements ObjectStore {
     private readonly sql: Sql,
     private readonly gate: WriteGate,
   ) {}
-
-  /** Publishes the object unless a live one has its dedupe key: with `vector`, stored with it, else queued for one. */
-  async insert(o: NewObject, live: LiveCriteria, vector: ObjectVector | null): Promise<{ object: StoredObject; created: boolean }> {
-    return inWriteTransaction(this.db, () => {
-      const existing = this.sql(`SELECT o.id FROM objects o WHERE o.dedupe_key = @key AND ${liveSql('o')} ORDER BY o.id LIMIT 1`)
-        .get({ key: o.dedupeKey, ...liveParams(live) }) as { id: string } | undefined;
-      if (existing) return { object: getObjectRow(this.sql, existing.id, live)!, created: false };
-      return { object: insertRow(this.sql, o, live.disputeMinContradictions, vector), created: true };
-    });
-  }
 
   async get(id: string, live: LiveCriteria): Promise<StoredObject | null> {
     return getObjectRow(this.sql, id, live);

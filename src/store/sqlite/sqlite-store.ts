@@ -21,6 +21,7 @@ import type { VoteStore } from '../../ports/vote-store.js';
 import { guard } from './busy.js';
 import { Checkpointer } from './checkpointer.js';
 import { SearchThread } from './search-thread.js';
+import { publishRow } from './sqlite-publish.js';
 import { GroupCommit, WriteGate } from './write-gate.js';
 import { useWal } from './wal-mode.js';
 import { migrations } from './migrations.js';
@@ -70,8 +71,6 @@ export class SqliteStore implements Store {
   readonly #checkpointer: Checkpointer | null;
   readonly #searchThread: SearchThread | null;
   readonly #inside: StoreTx;
-  /** The objects half with what only the store itself calls (insert), for the transaction holding the gate. */
-  readonly #objects: SqliteObjects;
   /** Prepared statements by SQL text: preparing costs more than running these short queries. */
   readonly #statements = new Map<string, Database.Statement>();
   #dataVersion = { at: -Infinity, value: 0 };
@@ -123,13 +122,14 @@ export class SqliteStore implements Store {
     this.identity = guard(identity, gate);
     this.events = guard(this.#events, gate);
     // The transaction holding the gate works through these: they must not wait for it.
-    this.#objects = guard(objects, null);
-    this.#inside = { objects: this.#objects, votes: guard(votes, null), identity: guard(identity, null), events: guard(this.#events, null) };
+    this.#inside = { objects: guard(objects, null), votes: guard(votes, null), identity: guard(identity, null), events: guard(this.#events, null) };
     this.#commits = new GroupCommit(this.#db, gate, Math.max(1, Math.trunc(opts.groupCommitMax ?? 64)), (ok) => this.#events.committed(ok));
     // Last, so that nothing above can throw with the thread already holding a connection.
     this.#checkpointer = path !== ':memory:' && opts.checkpointMs ? new Checkpointer(this.#db, path, opts.checkpointMs, opts.warn) : null;
-    // A constructor may return another object: callers get the guarded instance.
-    return guard(this, gate);
+    // A constructor may return another object: callers get the guarded instance. Transactions
+    // and publishes wait for the gate in their batches' queue: a publish asked while a batch
+    // holds it joins the next at once.
+    return guard(this, gate, ['withTransaction', 'publish']);
   }
 
   #sql(sql: string): Database.Statement {
@@ -183,9 +183,10 @@ export class SqliteStore implements Store {
 
   /** Shares a BEGIN … COMMIT with concurrent writes (GroupCommit), as withTransaction does. */
   publish(o: NewObject, live: LiveCriteria, event: NewEvent, vector?: ObjectVector | null): Promise<{ object: StoredObject; created: boolean }> {
+    const job = { object: o, live, event, vector: vector ?? null };
     return this.#commits.run(async () => {
-      const r = await this.#objects.insert(o, live, vector ?? null);
-      if (r.created) await this.#inside.events.append(event);
+      const r = publishRow((text) => this.#sql(text), job);
+      if (r.created) this.#events.announceAtCommit();
       return r;
     });
   }

@@ -1,0 +1,36 @@
+/**
+ * A publish's writes, inside the group commit's transaction: the object goes in unless a live
+ * one has its dedupe key (then that one is answered), with its `created` event. Plain calls on
+ * the connection's statements: the store's halves, each call through their guard, took a
+ * promise and a proxy each.
+ */
+import type { NewEvent } from '../../domain/events.js';
+import type { LiveCriteria, StoredObject } from '../../domain/model.js';
+import type { ObjectVector } from '../../ports/embed-queue.js';
+import type { NewObject } from '../../ports/object-store.js';
+import { appendEvent } from './sqlite-events.js';
+import { getObjectRow, insertRow, liveParams, liveSql, type Sql } from './sqlite-rows.js';
+
+export interface PublishJob {
+  object: NewObject;
+  live: LiveCriteria;
+  event: NewEvent;
+  /** Stored with the object; null: the object joins the embedding queue. */
+  vector: ObjectVector | null;
+}
+
+export interface Published {
+  object: StoredObject;
+  created: boolean;
+}
+
+/** Runs inside the caller's write transaction (BEGIN IMMEDIATE), so the dedupe check and the insert cannot interleave with another writer. */
+export function publishRow(sql: Sql, { object: o, live, event, vector }: PublishJob): Published {
+  const existing = sql(`SELECT o.id FROM objects o WHERE o.dedupe_key = @key AND ${liveSql('o')} ORDER BY o.id LIMIT 1`).get({ key: o.dedupeKey, ...liveParams(live) }) as
+    | { id: string }
+    | undefined;
+  if (existing) return { object: getObjectRow(sql, existing.id, live)!, created: false };
+  const object = insertRow(sql, o, live.disputeMinContradictions, vector);
+  appendEvent(sql, event);
+  return { object, created: true };
+}
