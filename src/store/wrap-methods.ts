@@ -1,7 +1,7 @@
 /**
  * Wraps every method of a store half: `around` receives the call (and the method's name) and
- * returns what the caller gets. Both stores route every call through it (SQLite's write gate and busy errors,
- * PostgreSQL's connection errors), so no method can forget either.
+ * returns what the caller gets. Both stores route every call through it (SQLite's write gate
+ * and busy errors, PostgreSQL's connection errors), so no method can forget either.
  */
 export function wrapMethods<T extends object>(target: T, around: (invoke: () => unknown, name: PropertyKey) => unknown): T {
   return new Proxy(target, {

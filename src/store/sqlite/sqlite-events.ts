@@ -10,7 +10,7 @@ import type { EventLog } from '../../ports/event-log.js';
 import { PRUNED_THROUGH, toBoardEvent, type EventColumns } from '../event-rows.js';
 import { limitSql, type Sql } from './sqlite-rows.js';
 
-/** Appends `e` on the connection `sql` prepares for: the store's own, or the write thread's. */
+/** Appends `e` on the connection `sql` prepares for: append(), and a publish in its transaction (sqlite-publish.ts). */
 export function appendEvent(sql: Sql, e: NewEvent): void {
   sql('INSERT INTO events (kind, object_id, type, topics, thread_id, at) VALUES (?, ?, ?, ?, ?, ?)').run(e.kind, e.objectId, e.type, JSON.stringify(e.topics), e.threadId, e.at);
 }
