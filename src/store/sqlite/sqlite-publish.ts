@@ -11,21 +11,12 @@ import type { NewObject } from '../../ports/object-store.js';
 import { appendEvent } from './sqlite-events.js';
 import { getObjectRow, insertRow, liveParams, liveSql, type Sql } from './sqlite-rows.js';
 
-export interface PublishJob {
-  object: NewObject;
-  live: LiveCriteria;
-  event: NewEvent;
-  /** Stored with the object; null: the object joins the embedding queue. */
-  vector: ObjectVector | null;
-}
-
-export interface Published {
-  object: StoredObject;
-  created: boolean;
-}
-
-/** Runs inside the caller's write transaction (BEGIN IMMEDIATE), so the dedupe check and the insert cannot interleave with another writer. */
-export function publishRow(sql: Sql, { object: o, live, event, vector }: PublishJob): Published {
+/**
+ * Runs inside the caller's write transaction (BEGIN IMMEDIATE), so the dedupe check and the
+ * insert cannot interleave with another writer. With `vector`, the object is stored with it;
+ * without, it joins the embedding queue.
+ */
+export function publishRow(sql: Sql, o: NewObject, live: LiveCriteria, event: NewEvent, vector: ObjectVector | null): { object: StoredObject; created: boolean } {
   const existing = sql(`SELECT o.id FROM objects o WHERE o.dedupe_key = @key AND ${liveSql('o')} ORDER BY o.id LIMIT 1`).get({ key: o.dedupeKey, ...liveParams(live) }) as
     | { id: string }
     | undefined;

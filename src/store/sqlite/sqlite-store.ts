@@ -22,6 +22,7 @@ import { guard } from './busy.js';
 import { Checkpointer } from './checkpointer.js';
 import { SearchThread } from './search-thread.js';
 import { publishRow } from './sqlite-publish.js';
+import type { Sql } from './sqlite-rows.js';
 import { GroupCommit, WriteGate } from './write-gate.js';
 import { useWal } from './wal-mode.js';
 import { migrations } from './migrations.js';
@@ -73,6 +74,8 @@ export class SqliteStore implements Store {
   readonly #inside: StoreTx;
   /** Prepared statements by SQL text: preparing costs more than running these short queries. */
   readonly #statements = new Map<string, Database.Statement>();
+  /** #sql as the halves take it. */
+  readonly #prepared: Sql = (text) => this.#sql(text);
   #dataVersion = { at: -Infinity, value: 0 };
 
   /**
@@ -91,7 +94,7 @@ export class SqliteStore implements Store {
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('foreign_keys = ON');
     this.#db.pragma('temp_store = MEMORY');
-    const sql = (text: string) => this.#sql(text);
+    const sql = this.#prepared;
     let leg: SqliteVectorLeg | null = null;
     let vectors: StoreCapabilities['vectors'];
     if ((opts.vectors ?? 'memory') === 'memory') {
@@ -183,9 +186,8 @@ export class SqliteStore implements Store {
 
   /** Shares a BEGIN … COMMIT with concurrent writes (GroupCommit), as withTransaction does. */
   publish(o: NewObject, live: LiveCriteria, event: NewEvent, vector?: ObjectVector | null): Promise<{ object: StoredObject; created: boolean }> {
-    const job = { object: o, live, event, vector: vector ?? null };
     return this.#commits.run(async () => {
-      const r = publishRow((text) => this.#sql(text), job);
+      const r = publishRow(this.#prepared, o, live, event, vector ?? null);
       if (r.created) this.#events.announceAtCommit();
       return r;
     });
