@@ -25,8 +25,11 @@ interface TokenizerJson {
 // transformers.js's own patterns, so that both split and clean text alike.
 const PUNCTUATION = '\\p{P}\\u0021-\\u002F\\u003A-\\u0040\\u005B-\\u0060\\u007B-\\u007E';
 const WORDS = new RegExp(`[^\\s${PUNCTUATION}]+|[${PUNCTUATION}]`, 'gu');
-/** The same split for printable ASCII, where every character but letters and digits is punctuation. */
-const ASCII_WORDS = /[0-9A-Za-z]+|[!-/:-@[-`{-~]/g;
+/**
+ * The same split for printable ASCII, where every character but letters and digits is
+ * punctuation, and for the few other punctuation marks PLAIN lets through.
+ */
+const ASCII_WORDS = /[0-9A-Za-z]+|[!-/:-@[-`{-~\u2013\u2014\u2018\u2019\u201c\u201d\u2026]/g;
 /** What cleaning drops: NUL, U+FFFD and control characters other than tab, newline and return. */
 const DROPPED = /[\0\ufffd]|(?![\t\n\r])[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/gu;
 const SPACES = /\s/gu;
@@ -34,10 +37,13 @@ const SPACES = /\s/gu;
 const CHINESE = /[\u4e00-\u9fff\u3400-\u4dbf\uf900-\ufaff]/g;
 const MARKS = /\p{Mn}/gu;
 /**
- * Text the character-by-character steps leave with the same words: printable ASCII, and the
- * white space they would turn into spaces (words never hold white space).
+ * Text the character-by-character steps leave with the same words: printable ASCII, the white
+ * space they would turn into spaces (words never hold white space), and punctuation they leave
+ * as it is (no control character, case, decomposition or mark), each mark a word of its own as
+ * ASCII punctuation is: dashes, curly quotes and `…`, which ends every derived title (and sent a
+ * published object's text down the slow path, at twice the time).
  */
-const PLAIN = /^[\t\n\r\x20-\x7e]*$/;
+const PLAIN = /^[\t\n\r\x20-\x7e\u2013\u2014\u2018\u2019\u201c\u201d\u2026]*$/;
 /** The white space every normalizer step keeps as white space (the others are dropped or mapped). */
 const ASCII_SPACES = /[\t\n\r ]+/;
 /** Words whose pieces are remembered, so a common word is split once. */
@@ -117,7 +123,7 @@ export class WordPieceTokenizer {
    * BertNormalizer, then BertPreTokenizer's words. No step joins or splits across ASCII white
    * space (cleaning keeps it as space, lowercasing's context and NFD stop at it), so a text is
    * taken a run between spaces at a time: the plain runs, nearly all of them, by the fast path,
-   * and only the others character by character. (One `…` in a title would send it all there.)
+   * and only the others character by character.
    * Plain runs next to each other go through the fast path together: cut from a text of wider
    * characters, each is stored wide too, and lowercasing one then costs a call into ICU (a fifth
    * of the embedding thread's time, one call per word, before).

@@ -41,6 +41,7 @@ const corners = [
   'Ｆｕｌｌｗｉｄｔｈ ＡＢＣ １２３',
   // Mostly plain text with a few runs that are not: each run between spaces goes its own way.
   'A derived title cut at a word…\nA derived title cut at a word…\nThe content goes on in plain ASCII.',
+  'Dashes – and — quotes ‘single’ “double”… a title…\nIt’s “plain” enough—mostly.',
   'ΟΔΟΣ ΣΑΣ Σ final sigma, a \u0301mark after a space, soft\u00ad hyphen\tand \u200b alone',
   Array.from({ length: 700 }, (_, i) => `word${i % 50}`).join(' '),
 ];
@@ -54,9 +55,11 @@ function fuzz(n: number, seed: number, pieces: string[]): string[] {
 const UNICODE = ['a', 'Z', ' ', '\t', '\n', '.', ',', '-', '_', 'é', 'e\u0301', '中', '文', '\u0000', '\u0007', '\u200b', '\ufffd', '🙂', '[', ']', '[SEP]', '##', 'ing', 'pool', '\u00a0', 'ß', 'İ', '٣', 'ǅ', 'Σ', '\u0301', '…'];
 /** Printable ASCII and the white space that keeps text on the ASCII path. */
 const ASCII = ['Ab', 'q', '9', '-', '_', '~', '`', '{', '|', '\\', '"', "'", '@', '^', '\t', '\n', '\r', ' ', '[', 'SEP]', '[CLS]', '##', 'POOL', 'ing'];
+/** The punctuation beyond ASCII that keeps text on the fast path, with ASCII and next to what leaves it. */
+const PUNCTUATION = [...ASCII, '\u2013', '\u2014', '\u2018', '\u2019', '\u201c', '\u201d', '\u2026', '\u2026', 'É', '\u2015', '\u2028'];
 
 describe('the bundled model without the inference runtime', () => {
-  const texts = [...corners, ...corpus.flatMap((o) => [o.title, o.content, `${o.title}\n\n${o.content}`]), ...fuzz(400, 2026, UNICODE), ...fuzz(300, 7, ASCII)];
+  const texts = [...corners, ...corpus.flatMap((o) => [o.title, o.content, `${o.title}\n\n${o.content}`]), ...fuzz(400, 2026, UNICODE), ...fuzz(300, 7, ASCII), ...fuzz(300, 11, PUNCTUATION)];
   let theirs: { tokenizer: (t: string[], o: object) => { input_ids: { data: BigInt64Array; dims: number[] } } };
   const mine = WordPieceTokenizer.fromJson(JSON.parse(readFileSync(join(POTION, 'tokenizer.json'), 'utf8')), 512)!;
 
