@@ -17,6 +17,7 @@ import { procStat } from '../../src/bench/cpu.js';
 import { eventOf } from '../../src/domain/events.js';
 import type { LiveCriteria } from '../../src/domain/model.js';
 import type { NewObject } from '../../src/ports/object-store.js';
+import type { LexicalHit } from '../../src/ports/search-index.js';
 
 /** A pool on `url` that tells `sent` of each statement it sends (the pool's own, not the pipelined ones), in order. */
 function recordingSession(url: string, sent: (text: string, params: readonly unknown[]) => void): PoolSession {
@@ -468,6 +469,60 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       expect(plan).not.toContain('objects_words');
       expect(plan).not.toContain('Seq Scan on objects');
     } finally {
+      await store.close();
+      await drop();
+    }
+  });
+
+  it('reads common words’ windows again in one pass while each starts where it did: until a write lands or one of their objects leaves the live set, answering as the reads per word do', async () => {
+    const { url, drop } = await freshSchema();
+    const sent: Sent[] = [];
+    const { store, session } = plannedReadsStore(url, sent);
+    const fresh = new PgStore(new PoolSession({ url, max: 1, connectTimeoutMs: 5000 }));
+    try {
+      await store.migrate();
+      // As above: 'alpha' in every second of 3,000, 'beta' in every third; the newest, 3000, in both, leaves the live set in 10 s.
+      await seedFindings(session, 3000, `concat_ws(' ', CASE WHEN n % 2 = 0 THEN 'alpha' END, 'plain', CASE WHEN n % 3 = 0 THEN 'beta' END, repeat('x ', n % 7))`);
+      const now = Date.now();
+      await session.query('UPDATE objects SET live_until = $1 WHERE seq = 3000', [now + 10_000]);
+      const q = (at: number) => ({ live: { now: at, disputeMinContradictions: 2 }, terms: ['alpha', 'beta'], limit: 1000, window: 100 });
+      const lastSearch = () => sent.filter((s) => s.text.includes('ts_rank_cd')).at(-1)!;
+      const perWord = (s: Sent) => s.text.includes('windows AS MATERIALIZED');
+      const read = (hits: LexicalHit[]) => hits.map((h) => [h.id, h.relevance, h.allTerms, h.phrase]);
+
+      const first = await store.search.lexical(q(now));
+      expect(perWord(lastSearch())).toBe(true);
+      expect(first).toHaveLength(166);
+      const again = await store.search.lexical(q(now + 1));
+      const onePass = lastSearch();
+      expect(perWord(onePass)).toBe(false);
+      // The very answer, scores to the bit.
+      expect(read(again)).toEqual(read(first));
+      const plan = await genericPlanOf(url, onePass);
+      expect(plan).toContain('Index Scan Backward using objects_pkey');
+      expect(plan).not.toContain('Seq Scan on objects');
+      // Asked as of an instant before the windows were read: read per word again.
+      await store.search.lexical(q(now - 1));
+      expect(perWord(lastSearch())).toBe(true);
+
+      // 3000 has left the live set: each window now reaches one match further back.
+      const later = await store.search.lexical(q(now + 20_000));
+      expect(perWord(lastSearch())).toBe(true);
+      expect(later.map((h) => h.id)).not.toContain('3000'.padStart(26, '0'));
+      expect(later.map((h) => h.id)).toContain('2800'.padStart(26, '0'));
+      expect(read(later)).toEqual(read(await fresh.search.lexical(q(now + 20_000))));
+      await store.search.lexical(q(now + 20_001));
+      expect(perWord(lastSearch())).toBe(false);
+
+      // A write moves the change mark: the new object is in alpha's window.
+      const id = '01J0000000000000000000ALPH';
+      await publishObject(store, { id, type: 'finding', title: 'alpha news', content: 'alpha news', topics: ['x'], sourceUrl: null, parentId: null, author: null, createdAt: now, expiresAt: now + 3_600_000, injectionSuspected: false, dedupeKey: id }, q(now + 20_002).live);
+      const afterWrite = await store.search.lexical(q(now + 20_003));
+      expect(perWord(lastSearch())).toBe(true);
+      expect(afterWrite.map((h) => h.id)).toContain(id);
+      expect(read(afterWrite)).toEqual(read(await fresh.search.lexical(q(now + 20_003))));
+    } finally {
+      await fresh.close();
       await store.close();
       await drop();
     }

@@ -57,8 +57,19 @@ export async function one<R>(db: PgStatements, sql: string, params: Params = {})
  * The rows come in no given order, alike in every column: a caller wanting one sorts. Integers,
  * finite floats (shortest exact text either way), booleans and text read back alike.
  */
-export async function allAsColumns<C extends readonly unknown[][]>(db: PgStatements, sql: string, columns: readonly string[], params: Params = {}): Promise<C> {
-  const row = await one<{ columns: string }>(db, `SELECT json_build_array(${columns.map((c) => `json_agg(r.${c})`).join(', ')})::text AS columns FROM (${sql}) r`, params);
+export async function allAsColumns<C extends readonly unknown[][]>(
+  db: PgStatements,
+  sql: string,
+  columns: readonly string[],
+  params: Params = {},
+  /** Common table expressions `sql` reads (`with`), and a value of them sent after the columns, once (`after`). */
+  also?: { with: string; after: string },
+): Promise<C> {
+  const row = await one<{ columns: string }>(
+    db,
+    `${also ? `WITH ${also.with} ` : ''}SELECT json_build_array(${[...columns.map((c) => `json_agg(r.${c})`), ...(also ? [also.after] : [])].join(', ')})::text AS columns FROM (${sql}) r`,
+    params,
+  );
   // Over no rows, each aggregate is null.
   return (JSON.parse(row!.columns) as (unknown[] | null)[]).map((values) => values ?? []) as unknown as C;
 }
