@@ -107,13 +107,12 @@ interface ParsedQuery {
 /** A common word's window as a search read it (`windows`): its place in the query, its first seq, its rows, and the first instant one of them leaves the live set. */
 type WindowRead = [w: number, start: number, n: number, until: number];
 
-/** Where a word's window of `size` newest live matches started (#windowStarts). */
-interface WindowStart {
-  seq: number;
-  /** Read under this change mark, at this instant; exact until `until`, when one of its matches leaves the live set. */
+/** A common word's window of its newest live matches, as last read (#windowStarts). */
+interface WindowSeen {
+  /** The change mark it was read under. */
   mark: number;
-  at: number;
-  until: number;
+  /** Where it started, when that was kept (#collects): read at `at`, exact until `until`, when one of its matches leaves the live set. */
+  start: { seq: number; at: number; until: number } | null;
 }
 
 interface CorpusStats {
@@ -151,10 +150,8 @@ export class PgSearchIndex implements SearchIndex {
   readonly #termLexemes = new Map<string, string[]>();
   /** Document frequencies by configuration and lexeme, with the change mark and the object count they were counted at. */
   readonly #df = new Map<string, { n: number; mark: number | null; total: number }>();
-  /** Where common words' windows started, by column, window size and lexeme (#windowStarts). */
-  readonly #starts = new Map<string, WindowStart>();
-  /** The change mark each common word's window was last read under, where its start was not kept (#collects). */
-  readonly #searched = new Map<string, number>();
+  /** Common words' windows as last read, by column, window size and lexeme (#windowStarts). */
+  readonly #windows = new Map<string, WindowSeen>();
 
   constructor(
     /** For statements that may run long (counts over the table): the pool. */
@@ -228,7 +225,8 @@ export class PgSearchIndex implements SearchIndex {
       parsed.each.every((t) => parsed.lexemes.includes(t)) &&
       Math.min(...parsed.df) >= COMMON_SHARE * stats.total;
     // Where each common word's window started when last read, while that still holds (#windowStarts).
-    const starts = common ? this.#windowStarts(column, parsed, q.window!, q.live.now) : null;
+    const windowKeys = common ? parsed.each.map((t) => `${column} ${q.window} ${t}`) : [];
+    const starts = common ? this.#windowStarts(windowKeys, parsed.mark, q.live.now) : null;
     // An AND query whose words seldom meet: its matches read off the GIN index, planned apart
     // from the filters as above, then the newest kept (indexReadCheaper).
     const viaIndex = !few && q.allTerms === true && q.window !== undefined && indexReadCheaper(stats.total, parsed.df, q.window, 'window');
@@ -264,7 +262,7 @@ export class PgSearchIndex implements SearchIndex {
     // apart (`windows`), each row with its window and the instant it leaves the live set, for
     // where the window starts (#keepWindowStarts).
     const eachWindow = (of: (match: string, i: number) => string) => parsed.each.map((t, i) => ((params[`e${i}`] = t), `(${of(`@e${i}`, i)})`)).join(' UNION ALL ');
-    const windows = common && !starts && this.#collects(column, parsed, q.window!) ? eachWindow((match, i) => scoredFrom(newest(match, ', o.live_until'), `, ${i} AS w, o.live_until AS until`)) : null;
+    const windows = common && !starts && this.#collects(windowKeys, parsed.mark) ? eachWindow((match, i) => scoredFrom(newest(match, ', o.live_until'), `, ${i} AS w, o.live_until AS until`)) : null;
     const scored =
       q.window === undefined
         ? // OFFSET 0: not pulled up into the scoring, which would write k out in each term again.
@@ -305,7 +303,7 @@ export class PgSearchIndex implements SearchIndex {
           }
         : undefined,
     );
-    if (windows) this.#keepWindowStarts(column, parsed, q.window!, q.live.now, values[9]);
+    if (windows) this.#keepWindowStarts(windowKeys, parsed.mark!, q.window!, q.live.now, values[9]);
     const [, , , , scores, holdsAll, phrases, texts, seqs] = values;
     // Best first, as the statement picked them: the scores read back as the very doubles.
     const order = seqs.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]! || seqs[a]! - seqs[b]!);
@@ -321,20 +319,20 @@ export class PgSearchIndex implements SearchIndex {
   }
 
   /**
-   * Where each term's window of `size` (its newest live matches) started when last read, while
-   * that is still its window: read under the current change mark (no write since, in any
+   * Where the window (newest live matches) of each key's word (column, size, lexeme) started
+   * when last read, while that is still its window: read under the current change mark (no write since, in any
    * instance the store has heard of), at or before `now`, and before any of its matches left
    * the live set. A match that was not live cannot become live but by a write, so the live
    * matches from that seq on are the same ones, and they are the window. Null unless every
    * term's is known: the search then reads each word's window (and keeps where it starts).
    */
-  #windowStarts(column: string, parsed: ParsedQuery, size: number, now: number): number[] | null {
-    if (parsed.mark === null) return null;
+  #windowStarts(keys: readonly string[], mark: number | null, now: number): number[] | null {
+    if (mark === null) return null;
     const starts: number[] = [];
-    for (const t of parsed.each) {
-      const s = this.#starts.get(`${column} ${size} ${t}`);
-      if (!s || s.mark !== parsed.mark || now < s.at || now >= s.until) return null;
-      starts.push(s.seq);
+    for (const k of keys) {
+      const w = this.#windows.get(k);
+      if (!w?.start || w.mark !== mark || now < w.start.at || now >= w.start.until) return null;
+      starts.push(w.start.seq);
     }
     return starts;
   }
@@ -345,24 +343,21 @@ export class PgSearchIndex implements SearchIndex {
    * its words was searched before under the same change mark. Where writes come between searches
    * of a word, its start would never be used.
    */
-  #collects(column: string, parsed: ParsedQuery, size: number): boolean {
-    const mark = parsed.mark;
+  #collects(keys: readonly string[], mark: number | null): boolean {
     if (mark === null) return false;
-    const keys = parsed.each.map((t) => `${column} ${size} ${t}`);
-    if (keys.some((k) => this.#searched.get(k) === mark)) return true;
-    if (this.#searched.size >= LEXEMES_KEPT) this.#searched.clear();
-    for (const k of keys) this.#searched.set(k, mark);
+    if (keys.some((k) => this.#windows.get(k)?.mark === mark)) return true;
+    if (this.#windows.size >= LEXEMES_KEPT) this.#windows.clear();
+    for (const k of keys) this.#windows.set(k, { mark, start: null });
     return false;
   }
 
-  /** Keeps where each term's window started, from the windows a search read at `at` (`read`, by the term's place). */
-  #keepWindowStarts(column: string, parsed: ParsedQuery, size: number, at: number, read: readonly WindowRead[]): void {
-    if (parsed.mark === null) return;
-    if (this.#starts.size >= LEXEMES_KEPT) this.#starts.clear();
-    parsed.each.forEach((t, i) => {
+  /** Keeps where each term's window of `size` started, from the windows a search read at `at` under `mark` (`read`, by the term's place). */
+  #keepWindowStarts(keys: readonly string[], mark: number, size: number, at: number, read: readonly WindowRead[]): void {
+    if (this.#windows.size >= LEXEMES_KEPT) this.#windows.clear();
+    keys.forEach((k, i) => {
       const w = read.find(([place]) => place === i);
       // Fewer live matches than the window holds: it holds every one, from the first row on.
-      this.#starts.set(`${column} ${size} ${t}`, { seq: w && w[2] >= size ? w[1] : 0, mark: parsed.mark!, at, until: w ? w[3] : Number.POSITIVE_INFINITY });
+      this.#windows.set(k, { mark, start: { seq: w && w[2] >= size ? w[1] : 0, at, until: w ? w[3] : Number.POSITIVE_INFINITY } });
     });
   }
 
