@@ -707,7 +707,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         expect(await store.embeddings.size()).toBe(1);
       });
 
-      it('answers each semantic query with the objects as they are live now: after a hide, a restore and an expiry, asked again and again', async (ctx) => {
+      it('answers each semantic query with the objects as they are now: after a hide, a restore, votes and an expiry, asked again and again', async (ctx) => {
         if (!withVectors(ctx)) return;
         const kept = await insert();
         const brief = await insert({ expiresAt: T0 + 60_000 });
@@ -724,6 +724,13 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         expect(await ids()).toEqual([brief.id]);
         await store.objects.setHidden(kept.id, false, live());
         expect(await ids()).toEqual([kept.id, brief.id]);
+        // A vote moves the counts a hit carries.
+        const counts = async () => (await store.search.semantic({ live: live(), vector: unit(1, 0, 0), model: 'm1', limit: 10 })).map((h) => [h.verificationCount, h.contradictionCount]);
+        expect(await counts()).toEqual([[0, 0], [0, 0]]);
+        await store.votes.cast({ objectId: kept.id, voterId: 'v', kind: 'verify', note: null, evidenceUrl: null }, live());
+        await store.votes.cast({ objectId: brief.id, voterId: 'v', kind: 'contradict', note: null, evidenceUrl: null }, live());
+        expect(await counts()).toEqual([[1, 0], [0, 1]]);
+        expect(await counts()).toEqual([[1, 0], [0, 1]]);
         // Nothing written: time alone ends the brief one.
         clock.advance(60_000);
         expect(await ids()).toEqual([kept.id]);

@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SemanticHit, SemanticQuery } from '../../ports/search-index.js';
 import { CANDIDATE_COLUMNS, candidateColumnsAt, toCandidate, type CandidateColumns, type CandidateValues } from '../object-columns.js';
+import { KeptFacts, type SeqFacts } from '../kept-facts.js';
 import { applyRows, DEFAULT_VECTOR_INDEX, ModelVectors, nearestLive, type VectorIndexSettings } from '../vector-memory.js';
 import { addFilters, all, allAsColumns, liveParams, liveSql, type Params } from './pg-rows.js';
 import type { PgRoot, PgSession, PgStatements } from './pg-session.js';
@@ -79,15 +80,6 @@ const indexName = (model: string, dim: number) => {
   for (const ch of model) h = (Math.imul(h, 31) + ch.codePointAt(0)!) >>> 0;
   return `object_vectors_hnsw_${h.toString(36)}_${dim}`;
 };
-
-/** Facts kept for the live check at most (about 150 bytes each): past this many, the kept ones are dropped. */
-const FACTS_KEPT = 100_000;
-
-/** A nearest object's candidate columns and the instant it stops being live. */
-interface SeqFacts {
-  columns: CandidateColumns;
-  liveUntil: number;
-}
 
 /**
  * The facts of the objects among `seqs`, by seq (a seq without an object is missing); with
@@ -194,7 +186,7 @@ export class MemoryVectors {
   #pending = new Set<number>();
   #flushing: Promise<void> | null = null;
   /** The nearest objects' facts as read under one change mark (#liveAmongKept). */
-  #facts: { mark: number | null; bySeq: Map<number, SeqFacts | null> } = { mark: null, bySeq: new Map() };
+  readonly #facts = new KeptFacts((seqs) => factsAmong(this.db.pipelines('custom'), seqs));
 
   constructor(
     private readonly db: PgRoot,
@@ -216,28 +208,10 @@ export class MemoryVectors {
     return nearestLive(m, q, (seqs) => (q.types?.length || q.topics?.length ? liveAmong(this.db.pipelines('custom'), seqs, q) : this.#liveAmongKept(seqs, q)));
   }
 
-  /**
-   * liveAmong without filters, from the facts read while the change mark stands (a vote, a
-   * hide, a withdrawal or an import moves it, in any instance): searches of ever new words ask
-   * about the same nearest objects again, and reading them each time was a fifth of the
-   * database's work per hybrid search. Live is read as every store reads it: now < live_until.
-   */
+  /** liveAmong without filters, from the facts kept while the change mark stands (kept-facts.ts). */
   async #liveAmongKept(seqs: number[], q: SemanticQuery): Promise<(CandidateColumns | undefined)[]> {
     const mark = await this.mark();
-    if (mark === null) return liveAmong(this.db.pipelines('custom'), seqs, q);
-    if (this.#facts.mark !== mark) this.#facts = { mark, bySeq: new Map() };
-    // This mark's facts, even if another mark replaces them while the statement runs.
-    const kept = this.#facts.bySeq;
-    // Each seq's facts, looked up once: undefined where not kept yet (null: kept as no object).
-    const facts = seqs.map((seq) => kept.get(seq));
-    const missing = seqs.filter((_, i) => facts[i] === undefined);
-    if (missing.length) {
-      const read = await factsAmong(this.db.pipelines('custom'), missing);
-      if (kept.size + missing.length > FACTS_KEPT) kept.clear();
-      for (const seq of missing) kept.set(seq, read.get(seq) ?? null);
-      seqs.forEach((seq, i) => (facts[i] ??= read.get(seq) ?? null));
-    }
-    return facts.map((f) => (f && q.live.now < f.liveUntil ? f.columns : undefined));
+    return mark === null ? liveAmong(this.db.pipelines('custom'), seqs, q) : this.#facts.liveAmong(mark, seqs, q.live.now);
   }
 
   /**

@@ -98,7 +98,7 @@ export class SqliteStore implements Store {
     let leg: SqliteVectorLeg | null = null;
     let vectors: StoreCapabilities['vectors'];
     if ((opts.vectors ?? 'memory') === 'memory') {
-      leg = new SqliteMemoryVectors(this.#db, sql, opts.memoryIndex);
+      leg = new SqliteMemoryVectors(this.#db, sql, opts.memoryIndex, () => this.changeMark());
       vectors = { available: true, answeredBy: 'process-memory' };
     } else {
       try {

@@ -6,11 +6,14 @@
  *   one index range read that also brings other processes' writes.
  * - `scan`: sqlite-vec's exact cosine distance over the filtered rows, for a board that would
  *   rather not hold its vectors in memory (about dimension + 75 bytes per object).
- * Either way the database applies the live rule and the filters.
+ * Either way the database applies the filters. The live rule too, but for `memory` searches
+ * without filters, which check the nearest objects against their facts as kept while the
+ * change mark stands (kept-facts.ts), as PostgreSQL's memory vectors do.
  */
 import type Database from 'better-sqlite3';
 import type { SemanticHit, SemanticQuery } from '../../ports/search-index.js';
 import { CANDIDATE_COLUMNS, candidateColumns, toCandidate, type CandidateColumns, type CandidateRow } from '../object-columns.js';
+import { KeptFacts, type SeqFacts } from '../kept-facts.js';
 import { applyRows, blobVector, DEFAULT_VECTOR_INDEX, ModelVectors, nearestLive, type VectorIndexSettings } from '../vector-memory.js';
 import { addFilters, limitSql, liveParams, liveSql, type Sql } from './sqlite-rows.js';
 
@@ -45,17 +48,23 @@ export class SqliteMemoryVectors implements SqliteVectorLeg {
   readonly #models = new Map<string, ModelVectors>();
   /** The last `vector_changes` id the loaded models reflect. */
   #last = 0;
+  /** The nearest objects' facts as read under one change mark, for searches without filters. */
+  readonly #facts = new KeptFacts((seqs) => this.#factsAmong(seqs));
 
   constructor(
     private readonly db: Database.Database,
     private readonly sql: Sql,
     private readonly index: VectorIndexSettings = DEFAULT_VECTOR_INDEX,
+    /** The store's change mark (SqliteStore.changeMark): moves with every write, this process's or another's. */
+    private readonly mark?: () => Promise<string>,
   ) {}
 
   async nearest(q: SemanticQuery): Promise<SemanticHit[]> {
     this.#catchUp();
     if (!this.#models.has(q.model)) this.#reload(q.model);
-    return nearestLive(this.#models.get(q.model)!, q, (seqs) => this.#liveAmong(seqs, q));
+    const kept = !q.types?.length && !q.topics?.length && this.mark;
+    const mark = kept ? await this.mark!() : null;
+    return nearestLive(this.#models.get(q.model)!, q, (seqs) => (mark === null ? this.#liveAmong(seqs, q) : this.#facts.liveAmong(mark, seqs, q.live.now)));
   }
 
   /** Applies the changes logged since the last read; reloads when the log no longer reaches back. */
@@ -90,6 +99,14 @@ export class SqliteMemoryVectors implements SqliteVectorLeg {
         this.#models.set(name, m);
       }
     })();
+  }
+
+  /** The facts of the objects among `seqs`, by seq, whatever their state (KeptFacts). */
+  #factsAmong(seqs: number[]): Map<number, SeqFacts> {
+    const rows = this.sql(`SELECT ${CANDIDATE_COLUMNS}, o.seq, o.live_until FROM json_each(?) s JOIN objects o ON o.seq = s.value`)
+      .raw(true)
+      .all(JSON.stringify(seqs)) as [...CandidateRow, seq: number, liveUntil: number][];
+    return new Map(rows.map((r) => [r[4], { columns: candidateColumns(r), liveUntil: r[5] }]));
   }
 
   /** The columns of each of `seqs` that is live and passes the filters, in their order (nearestLive). */
