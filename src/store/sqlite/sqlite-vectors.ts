@@ -56,14 +56,14 @@ export class SqliteMemoryVectors implements SqliteVectorLeg {
     private readonly sql: Sql,
     private readonly index: VectorIndexSettings = DEFAULT_VECTOR_INDEX,
     /** The store's change mark (SqliteStore.changeMark): moves with every write, this process's or another's. */
-    private readonly mark?: () => Promise<string>,
+    private readonly mark: () => Promise<string>,
   ) {}
 
   async nearest(q: SemanticQuery): Promise<SemanticHit[]> {
     this.#catchUp();
     if (!this.#models.has(q.model)) this.#reload(q.model);
-    const kept = !q.types?.length && !q.topics?.length && this.mark;
-    const mark = kept ? await this.mark!() : null;
+    // Without filters, the live check comes from the facts kept under the change mark.
+    const mark = q.types?.length || q.topics?.length ? null : await this.mark();
     return nearestLive(this.#models.get(q.model)!, q, (seqs) => (mark === null ? this.#liveAmong(seqs, q) : this.#facts.liveAmong(mark, seqs, q.live.now)));
   }
 
