@@ -3,9 +3,9 @@
  * (p50/p95, lexical vs hybrid), an instance's memory and the semantic leg's recall at 10k and
  * 100k imported objects (BENCH_SIZES for others, 1,000,000 say), with the offline model, on
  * SQLite and, when its server answers, PostgreSQL (BENCH_STORES for one). Each size is built
- * in one child process and searched in another, started fresh on the store as an instance
- * would be, so each RSS is that of its own work. Queries go through the app in-process (no
- * socket), so the figures are search cost.
+ * in one child process and, once every size is built, searched in another, started fresh on the
+ * store as an instance would be, so each RSS is that of its own work. Queries go through the
+ * app in-process (no socket), so the figures are search cost.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -223,26 +223,38 @@ async function postgresStore(): Promise<Store | null> {
   return admin && { name: 'PostgreSQL', fresh: () => benchSchema(admin, 'ab_bench_search'), close: () => admin.end() };
 }
 
-/** One size on one store: built in one process, searched in another, so each RSS is that of its own work. */
-async function measure(store: Store, n: number, modelRss: number): Promise<{ through: string; latency: string }> {
-  const target = await store.fresh();
+/**
+ * Every size on one store: each built in a process of its own, then, once all are built, each
+ * searched in another, one size right after the other, so each RSS is that of its own work. The
+ * machine's speed drifts by a fifth and more within minutes (run.ts), and building a million
+ * objects takes ten: searched each after its own build, two sizes' latencies were measured that
+ * far apart, and a drift between them fell on one size alone, in the ratio the goals compare.
+ */
+async function measure(store: Store, sizes: readonly number[], modelRss: number): Promise<{ through: string; latency: string }[]> {
+  const built: { n: number; target: Omit<StoreSetup, 'name'>; b?: Awaited<ReturnType<typeof build>> }[] = [];
   try {
-    const b = phase<Awaited<ReturnType<typeof build>>>('build', n, target.env);
-    await target.steady();
-    const s = phase<Awaited<ReturnType<typeof search>>>('search', n, target.env);
-    const at = n.toLocaleString('en');
-    process.stdout.write(`${store.name} ${n}: import ${b.importS.toFixed(1)} s, embed ${b.embedded} in ${b.embedS.toFixed(1)} s, RSS ${MiB(s.rss)} MiB, recall@10 ${s.recall.toFixed(3)}, lexical p50 ${s.latency.lexical!.p50.toFixed(1)} ms, hybrid p50 ${s.latency.hybrid!.p50.toFixed(1)} ms\n`);
-    return {
-      through: [
-        `| ${at} | import | ${Math.round(n / b.importS).toLocaleString('en')} objects/s (${b.importS.toFixed(1)} s; RSS ${MiB(b.rssAfterImport)} MiB after) |`,
-        `| ${at} | embed | ${Math.round(b.embedded / b.embedS).toLocaleString('en')} objects/s (${b.embedS.toFixed(1)} s) |`,
-        `| ${at} | serve | RSS ${MiB(s.rss)} MiB: a fresh instance on the store after the searches below, vectors and model loaded; ${MiB(s.rss - modelRss)} MiB without the model |`,
-        `| ${at} | semantic recall@10 | ${s.recall.toFixed(3)} against the exact scan (${RECALL_QUERIES} queries; ${n >= s.approximate.approximateFrom ? `approximate index, ${s.approximate.probes} of ${LISTS} lists probed` : 'every vector scored'}) |`,
-      ].join('\n'),
-      latency: (['lexical', 'hybrid'] as const).map((mode) => `| ${at} | ${mode} | ${s.latency[mode]!.p50.toFixed(1)} | ${s.latency[mode]!.p95.toFixed(1)} |`).join('\n'),
-    };
+    for (const n of sizes) {
+      const size: (typeof built)[number] = { n, target: await store.fresh() };
+      built.push(size);
+      size.b = phase<Awaited<ReturnType<typeof build>>>('build', n, size.target.env);
+      await size.target.steady();
+    }
+    return built.map(({ n, target, b }) => {
+      const s = phase<Awaited<ReturnType<typeof search>>>('search', n, target.env);
+      const at = n.toLocaleString('en');
+      process.stdout.write(`${store.name} ${n}: import ${b!.importS.toFixed(1)} s, embed ${b!.embedded} in ${b!.embedS.toFixed(1)} s, RSS ${MiB(s.rss)} MiB, recall@10 ${s.recall.toFixed(3)}, lexical p50 ${s.latency.lexical!.p50.toFixed(1)} ms, hybrid p50 ${s.latency.hybrid!.p50.toFixed(1)} ms\n`);
+      return {
+        through: [
+          `| ${at} | import | ${Math.round(n / b!.importS).toLocaleString('en')} objects/s (${b!.importS.toFixed(1)} s; RSS ${MiB(b!.rssAfterImport)} MiB after) |`,
+          `| ${at} | embed | ${Math.round(b!.embedded / b!.embedS).toLocaleString('en')} objects/s (${b!.embedS.toFixed(1)} s) |`,
+          `| ${at} | serve | RSS ${MiB(s.rss)} MiB: a fresh instance on the store after the searches below, vectors and model loaded; ${MiB(s.rss - modelRss)} MiB without the model |`,
+          `| ${at} | semantic recall@10 | ${s.recall.toFixed(3)} against the exact scan (${RECALL_QUERIES} queries; ${n >= s.approximate.approximateFrom ? `approximate index, ${s.approximate.probes} of ${LISTS} lists probed` : 'every vector scored'}) |`,
+        ].join('\n'),
+        latency: (['lexical', 'hybrid'] as const).map((mode) => `| ${at} | ${mode} | ${s.latency[mode]!.p50.toFixed(1)} | ${s.latency[mode]!.p95.toFixed(1)} |`).join('\n'),
+      };
+    });
   } finally {
-    await target.dispose();
+    for (const { target } of built) await target.dispose();
   }
 }
 
@@ -257,7 +269,7 @@ function section(store: Store, sizes: { through: string; latency: string }[], mo
   return `## Search and embedding: ${store.name}
 
 Produced by \`npm run bench:search\` (src/bench/search.ts) on ${new Date().toISOString().slice(0, 10)}, commit ${commit()}; ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}.
-Store: ${kept}. Objects: two sentences of 12–30 words from a ${VOCABULARY.length}-word technical vocabulary, 10 topics × 50 areas, ages 0–59 days; imported through the NDJSON import code, then embedded with \`${MODEL.split('/').pop()}\` (batches of 128). Queries: ${QUERIES} per mode, 2–4 vocabulary words each, sent through the app in-process (no socket), default limit 10; each leg ranks up to ${defaults.candidates} candidates, the lexical one from the newest ${defaults.lexicalWindow} matches (\`SEARCH_LEXICAL_WINDOW\`), the semantic one from the vectors held in process memory (a byte per dimension, the approximate index from \`VECTORS_APPROXIMATE_FROM\`). Recall@10: the semantic leg's ten nearest against the exact ten nearest live objects by cosine over the float32 vectors the store keeps (${exact}). Without the model: the instance's RSS less what loading the model and embedding one query adds to a process of its own (${MiB(modelRss)} MiB).
+Store: ${kept}. Objects: two sentences of 12–30 words from a ${VOCABULARY.length}-word technical vocabulary, 10 topics × 50 areas, ages 0–59 days; imported through the NDJSON import code, then embedded with \`${MODEL.split('/').pop()}\` (batches of 128). Queries: ${QUERIES} per mode, 2–4 vocabulary words each, sent through the app in-process (no socket) by an instance started fresh on the store, each size's right after the last's once every size is built (a ratio of two sizes' latencies is then measured minutes apart, not the length of a build), default limit 10; each leg ranks up to ${defaults.candidates} candidates, the lexical one from the newest ${defaults.lexicalWindow} matches (\`SEARCH_LEXICAL_WINDOW\`), the semantic one from the vectors held in process memory (a byte per dimension, the approximate index from \`VECTORS_APPROXIMATE_FROM\`). Recall@10: the semantic leg's ten nearest against the exact ten nearest live objects by cosine over the float32 vectors the store keeps (${exact}). Without the model: the instance's RSS less what loading the model and embedding one query adds to a process of its own (${MiB(modelRss)} MiB).
 
 | objects | step | figures |
 |---|---|---|
@@ -276,8 +288,7 @@ async function main(): Promise<void> {
   const modelRss = phase<Awaited<ReturnType<typeof model>>>('model', 0, {}).rss;
   try {
     for (const store of stores) {
-      const sizes: { through: string; latency: string }[] = [];
-      for (const n of SIZES) sizes.push(await measure(store, n, modelRss));
+      const sizes = await measure(store, SIZES, modelRss);
       writeSection(join(PACKAGE_ROOT, 'BENCHMARKS.md'), `search-${store.name.toLowerCase()}`, section(store, sizes, modelRss));
     }
   } finally {
