@@ -715,7 +715,8 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
           { id: kept.id, vector: unit(1, 0.1, 0) },
           { id: brief.id, vector: unit(1, 0.2, 0) },
         ]);
-        const ids = async () => (await store.search.semantic({ live: live(), vector: unit(1, 0, 0), model: 'm1', limit: 10 })).map((h) => h.id);
+        const near = () => store.search.semantic({ live: live(), vector: unit(1, 0, 0), model: 'm1', limit: 10 });
+        const ids = async () => (await near()).map((h) => h.id);
         // Asked twice: a store may answer the second from what the first read.
         expect(await ids()).toEqual([kept.id, brief.id]);
         expect(await ids()).toEqual([kept.id, brief.id]);
@@ -725,7 +726,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         await store.objects.setHidden(kept.id, false, live());
         expect(await ids()).toEqual([kept.id, brief.id]);
         // A vote moves the counts a hit carries.
-        const counts = async () => (await store.search.semantic({ live: live(), vector: unit(1, 0, 0), model: 'm1', limit: 10 })).map((h) => [h.verificationCount, h.contradictionCount]);
+        const counts = async () => (await near()).map((h) => [h.verificationCount, h.contradictionCount]);
         expect(await counts()).toEqual([[0, 0], [0, 0]]);
         await store.votes.cast({ objectId: kept.id, voterId: 'v', kind: 'verify', note: null, evidenceUrl: null }, live());
         await store.votes.cast({ objectId: brief.id, voterId: 'v', kind: 'contradict', note: null, evidenceUrl: null }, live());

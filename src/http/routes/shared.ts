@@ -50,10 +50,11 @@ export const presenter = (c: Ctx, s: AppServices) => presenterAt(c.get('baseUrl'
  * A class, with the getter on its prototype. It was an object literal with a getter, made per
  * request, whose closure held the request's whole context: every young collection then kept
  * the requests made since the last full one alive and moved them to the old generation (our
- * reading: V8 keeps a literal's getter in an accessor pair of its own, allocated old). Measured on SQLite under 16 publishing connections: the request thread's young
- * collections (--trace-gc-nvp) promoted 2.1 MB each against 0.35 MB, and paused it 6.5 ms every
- * 64 ms against 1.9 ms every 77; 8% more publishes/s (479 against 537 µs of CPU each) in
- * alternating slices.
+ * reading: V8 keeps a literal's getter in an accessor pair of its own, allocated old).
+ * Measured on SQLite under 16 publishing connections: the request thread's young collections
+ * (--trace-gc-nvp) promoted 2.1 MB each against 0.35 MB, and paused it 6.5 ms every 64 ms
+ * against 1.9 ms every 77; 8% more publishes/s (479 against 537 µs of CPU each) in alternating
+ * slices.
  */
 class AnonymousActor implements Actor {
   readonly author = null;

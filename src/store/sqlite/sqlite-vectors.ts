@@ -101,27 +101,28 @@ export class SqliteMemoryVectors implements SqliteVectorLeg {
     })();
   }
 
-  /** The facts of the objects among `seqs`, by seq, whatever their state (KeptFacts). */
-  #factsAmong(seqs: number[]): Map<number, SeqFacts> {
-    const rows = this.sql(`SELECT ${CANDIDATE_COLUMNS}, o.seq, o.live_until FROM json_each(?) s JOIN objects o ON o.seq = s.value`)
+  /**
+   * The facts of the objects among `seqs`, by seq (a seq without an object is missing); with
+   * `q`, only those live at its instant that pass its filters.
+   */
+  #factsAmong(seqs: number[], q?: SemanticQuery): Map<number, SeqFacts> {
+    const params: Record<string, unknown> = { seqs: JSON.stringify(seqs) };
+    const where = ['1'];
+    if (q) {
+      Object.assign(params, liveParams(q.live));
+      where.push(liveSql('o'));
+      addFilters(q, where, params);
+    }
+    // Rows as arrays: better-sqlite3 builds an object per row slower than the lookups cost.
+    const rows = this.sql(`SELECT ${CANDIDATE_COLUMNS}, o.seq, o.live_until FROM json_each(@seqs) s JOIN objects o ON o.seq = s.value WHERE ${where.join(' AND ')}`)
       .raw(true)
-      .all(JSON.stringify(seqs)) as [...CandidateRow, seq: number, liveUntil: number][];
+      .all(params) as [...CandidateRow, seq: number, liveUntil: number][];
     return new Map(rows.map((r) => [r[4], { columns: candidateColumns(r), liveUntil: r[5] }]));
   }
 
   /** The columns of each of `seqs` that is live and passes the filters, in their order (nearestLive). */
   async #liveAmong(seqs: number[], q: SemanticQuery): Promise<(CandidateColumns | undefined)[]> {
-    const params: Record<string, unknown> = { ...liveParams(q.live), seqs: JSON.stringify(seqs) };
-    const where = [liveSql('o')];
-    addFilters(q, where, params);
-    // Rows as arrays: better-sqlite3 builds an object per row slower than the lookups cost.
-    const rows = this.sql(`SELECT ${CANDIDATE_COLUMNS}, o.seq FROM json_each(@seqs) s JOIN objects o ON o.seq = s.value WHERE ${where.join(' AND ')}`)
-      .raw(true)
-      .all(params) as [...CandidateRow, seq: number][];
-    const found = new Map(rows.map((r) => [r[4], r]));
-    return seqs.map((seq) => {
-      const r = found.get(seq);
-      return r && candidateColumns(r);
-    });
+    const found = this.#factsAmong(seqs, q);
+    return seqs.map((seq) => found.get(seq)?.columns);
   }
 }
