@@ -65,9 +65,9 @@ function notCountedByLastParse(sent: readonly Sent[]): string[] {
   return parse.params.find((v) => Array.isArray(v) && v.every((l) => typeof l === 'string' && l.startsWith("'"))) as string[];
 }
 
-/** The plan of `sent` on a connection set as those that plan once are: made without its values. */
-async function genericPlanOf(url: string, sent: Sent): Promise<string> {
-  const admin = new pg.Client({ connectionString: withPlans(url, 'generic') });
+/** The plan of `sent` on a connection set as those of `plans` are: by default as those that plan once, made without its values. */
+async function planOf(url: string, sent: Sent, plans: 'generic' | 'custom' = 'generic'): Promise<string> {
+  const admin = new pg.Client({ connectionString: withPlans(url, plans) });
   await admin.connect();
   try {
     const literal = (v: unknown): string =>
@@ -463,7 +463,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       const perWord = await store.search.lexical({ ...q, types: ['finding'], limit: 1000 });
       expect(windows).toHaveLength(166);
       expect(windows.map((h) => h.id).sort()).toEqual(perWord.map((h) => h.id).sort());
-      const plan = await genericPlanOf(url, statement!);
+      const plan = await planOf(url, statement!);
       expect(plan).toContain('Index Scan Backward using objects_pkey');
       // Planned without values, a plan through the GIN index could read every match of a word.
       expect(plan).not.toContain('objects_words');
@@ -501,7 +501,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       // The very answer, scores to the bit.
       expect(read(await store.search.lexical(q(now + 2)))).toEqual(read(first));
       expect(lastRead()).toBe('one pass');
-      const plan = await genericPlanOf(url, sent.filter((s) => s.text.includes('ts_rank_cd')).at(-1)!);
+      const plan = await planOf(url, sent.filter((s) => s.text.includes('ts_rank_cd')).at(-1)!);
       expect(plan).toContain('Index Scan Backward using objects_pkey');
       expect(plan).not.toContain('Seq Scan on objects');
       // Asked as of an instant before the starts were read: each window read again.
@@ -548,12 +548,12 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       expect(statement, 'the search ran on the connections that plan once').toBeDefined();
       const count = planned.find((p) => p.text.includes('count(*)'));
       expect(count, 'so did the count of its matches').toBeDefined();
-      const plan = await genericPlanOf(url, statement!);
+      const plan = await planOf(url, statement!);
       expect(plan).toContain('objects_words');
       // Beside the filters, the plan made without values read every live row of the expiry index too.
       expect(plan).not.toContain('objects_live_until');
       expect(plan).not.toContain('Seq Scan on objects');
-      const countPlan = await genericPlanOf(url, count!);
+      const countPlan = await planOf(url, count!);
       expect(countPlan).toContain('objects_words');
       expect(countPlan).not.toContain('Seq Scan on objects');
     } finally {
@@ -602,6 +602,48 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       const [inOrder, offIndex] = sent.filter((p) => p.text.includes('count(*)'));
       expect(inOrder!.text).toContain('ts_match_vq');
       expect(offIndex!.text).not.toContain('ts_match_vq');
+    } finally {
+      await store.close();
+      await drop();
+    }
+  });
+
+  it("reads an AND query's window off the newest rows' part of the full-text index where the estimate puts it there, and off every match where they hold fewer (migration 11)", async () => {
+    const { url, drop } = await freshSchema();
+    const sent: Sent[] = [];
+    const { store, session } = plannedReadsStore(url, sent, 'custom');
+    try {
+      await store.migrate();
+      // 40,000 live findings (ten buckets of 4,096 seqs): 'iota' in every fourth, 'kappa' and
+      // 'lambda' in every second (by chance all three would meet in a sixteenth: they meet in every
+      // fourth); 'eta' in every fourth of the older half alone, 'theta' in every fourth.
+      await seedFindings(
+        session,
+        40_000,
+        `concat_ws(' ', CASE WHEN n % 4 = 0 THEN 'iota theta' END, CASE WHEN n % 2 = 0 THEN 'kappa lambda' END, CASE WHEN n % 4 = 0 AND n <= 20000 THEN 'eta' END, 'plain')`,
+      );
+      const live = { now: Date.now(), disputeMinContradictions: 2 };
+      const newest = (step: number, from: number) => Array.from({ length: 300 }, (_, i) => String(from - i * step).padStart(26, '0')).sort();
+      const recent = await store.search.lexical({ live, terms: ['iota', 'kappa', 'lambda'], allTerms: true, limit: 300, window: 300 });
+      expect(recent.map((h) => h.id).sort()).toEqual(newest(4, 40_000));
+      const statement = sent.filter((p) => p.text.includes('ts_rank_cd')).at(-1)!;
+      expect(statement.text).toContain('generate_series');
+      // The index is asked for the words and the buckets at once.
+      expect(await planOf(url, statement, 'custom')).toMatch(/Index Cond: \(\(words @@ .*\) AND \(ARRAY\[\(\(seq >> 12\)\)::integer\] &&/);
+      // Its rows score as they do when every match is ranked (no window).
+      const every = new Map((await store.search.lexical({ live, terms: ['iota', 'kappa', 'lambda'], allTerms: true, limit: 20_000 })).map((h) => [h.id, h.relevance]));
+      for (const h of recent) expect(h.relevance).toBeCloseTo(every.get(h.id)!, 12);
+      // The newest buckets hold none of 'eta theta': its window is every match's newest.
+      const older = await store.search.lexical({ live, terms: ['eta', 'theta'], allTerms: true, limit: 300, window: 300 });
+      expect(sent.filter((p) => p.text.includes('ts_rank_cd')).at(-1)!.text).toContain('generate_series');
+      expect(older.map((h) => h.id).sort()).toEqual(newest(4, 20_000));
+      const indexes = await session.query<{ def: string }>(
+        `SELECT regexp_replace(indexdef, ' ON .* USING ', ' USING ') AS def FROM pg_indexes WHERE schemaname = current_schema() AND indexname IN ('objects_words', 'objects_stems') ORDER BY indexname`,
+      );
+      expect(indexes.rows.map((r) => r.def)).toEqual([
+        'CREATE INDEX objects_stems USING gin (stems, (ARRAY[((seq >> 12))::integer]))',
+        'CREATE INDEX objects_words USING gin (words, (ARRAY[((seq >> 12))::integer]))',
+      ]);
     } finally {
       await store.close();
       await drop();

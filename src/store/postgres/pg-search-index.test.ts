@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { corpusStatsDue, estimatedCount, indexReadCheaper } from './pg-search-index.js';
+import { corpusStatsDue, estimatedCount, indexReadCheaper, recentBuckets } from './pg-search-index.js';
 
 describe('indexReadCheaper', () => {
   // The cases measured on `npm run bench:search`'s corpus (window 300).
@@ -30,6 +30,28 @@ describe('indexReadCheaper', () => {
     // A count above the (stale) total is read as the total.
     expect(indexReadCheaper(1_000, [5_000, 5_000], 300, 'window')).toBe(false);
     expect(indexReadCheaper(0, [], 300, 'window')).toBe(true);
+  });
+});
+
+describe('recentBuckets', () => {
+  it("asks for the newest buckets of 4,096 seqs that hold a window's matches 1.2 times over, by chance, and the filling one", () => {
+    // 1,000,000 objects, four words each in a quarter: 3,906 matches by chance, 92,160 rows, 23 buckets.
+    expect(recentBuckets(1_000_000, [250_000, 250_000, 250_000, 250_000], 300)).toBe(24);
+    // Two such words: 62,500 matches, 5,760 rows.
+    expect(recentBuckets(1_000_000, [250_000, 250_000], 300)).toBe(3);
+  });
+
+  it('asks for none where the matches are likely spread over half the board or more', () => {
+    expect(recentBuckets(1_000_000, [1_000, 1_000], 300)).toBeUndefined();
+    expect(recentBuckets(10_000, [2_500, 2_500, 2_500, 2_500], 300)).toBeUndefined();
+  });
+
+  it('makes a read off the newest buckets cheaper than reading newest first, where a read of every posting is not', () => {
+    // Two words each in a quarter of 1,000,000 objects: 3 buckets.
+    expect(indexReadCheaper(1_000_000, [250_000, 250_000], 300, 'window')).toBe(false);
+    expect(indexReadCheaper(1_000_000, [250_000, 250_000], 300, 'window', 3 * 4096)).toBe(true);
+    // Words in most objects: the window is in the newest few hundred rows, fewer than a bucket.
+    expect(indexReadCheaper(1_000_000, [800_000, 800_000], 300, 'window', recentBuckets(1_000_000, [800_000, 800_000], 300)! * 4096)).toBe(false);
   });
 });
 

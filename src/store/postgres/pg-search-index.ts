@@ -62,6 +62,9 @@ export function estimatedCount(share: number, total: number): number | undefined
  * best plan, and its statements are planned once per connection (the planned session).
  */
 const fewMatches = (q: Pick<LexicalQuery, 'window'>, bound: number): boolean => q.window !== undefined && bound <= 2 * q.window;
+/** The objects of `total` holding every word, as if the words met by chance: at least one. */
+const estimatedMatches = (total: number, counts: readonly number[]): number => Math.max(1, counts.reduce((m, n) => (m * Math.min(n, total)) / total, total));
+
 /**
  * Whether the matches of every word are found sooner through the GIN index than by reading the
  * table until enough are in: `wanted` of them, the newest (`window`: every match read, then the
@@ -73,20 +76,45 @@ const fewMatches = (q: Pick<LexicalQuery, 'window'>, bound: number): boolean => 
  * free, so it read in order where words rarely meet (at 100,000 objects, three common words'
  * window took 34 ms read in order against 15 off the index; at 10,000, two words' 8.8 against 2.0),
  * and read every posting where they often meet (two common words' first 100 counted in 5-7 ms,
- * against 2.4-2.8 read in order).
+ * against 2.4-2.8 read in order). A read of the index confined to the newest `rows`
+ * (recentBuckets) reads their share of the postings and of the matches.
  */
-export function indexReadCheaper(total: number, counts: readonly number[], wanted: number, read: 'window' | 'count'): boolean {
+export function indexReadCheaper(total: number, counts: readonly number[], wanted: number, read: 'window' | 'count', rows = total): boolean {
   if (total <= 0) return true;
-  const matches = Math.max(1, counts.reduce((m, n) => (m * Math.min(n, total)) / total, total));
+  const matches = estimatedMatches(total, counts);
+  const share = Math.min(1, rows / total);
   const inOrder = (read === 'window' ? 1 : 0.64) * Math.min(total, (wanted * total) / matches);
-  const viaIndex = counts.reduce((sum, n) => sum + n, 0) / 40 + 2.6 * (read === 'window' ? matches : Math.min(matches, wanted));
+  const viaIndex = share * (counts.reduce((sum, n) => sum + n, 0) / 40 + 2.6 * (read === 'window' ? matches : Math.min(matches, wanted)));
   return viaIndex < inOrder;
 }
+
+/** The GIN indexes' second column files each row under its bucket of 2^12 seqs (migration 11: `seq >> 12`). */
+export const BUCKET_ROWS = 2 ** 12;
+/** An AND window read off the newest buckets alone reads enough of them to hold its matches this many times over, by the estimate. */
+const RECENT_MARGIN = 1.2;
+/**
+ * How many of the newest buckets of seqs (BUCKET_ROWS) an AND query's `wanted` newest matches
+ * are likely in, RECENT_MARGIN times over, by indexReadCheaper's estimate; undefined where that
+ * is half the board or more, and the whole index costs little more to read. Asked for those
+ * buckets too, GIN skips each word's postings to the rows the buckets hold (a word's postings
+ * are in the table's order), and reads about their share: at 1,000,000 objects, four words each
+ * in a quarter of them (5,552 matches), 1.5 ms off 1 bucket, 5.4 off 13, 10 off 29 and 39-52 off
+ * all 245. Words seldom meet by chance alone: the estimate leaves a margin of its own.
+ */
+export function recentBuckets(total: number, counts: readonly number[], wanted: number): number | undefined {
+  const rows = (RECENT_MARGIN * wanted * total) / estimatedMatches(total, counts);
+  // One more for the newest bucket, which is filling.
+  return rows < total / 2 ? Math.ceil(rows / BUCKET_ROWS) + 1 : undefined;
+}
+
 /**
  * A word that at least this share of the objects holds is common: the newest rows hold its
  * window's matches within about 1 / COMMON_SHARE times the window's size.
  */
 const COMMON_SHARE = 0.1;
+
+/** A row in the newest @buckets buckets of seqs (BUCKET_ROWS), as the GIN indexes' second column files it. */
+const RECENT_ROWS = `ARRAY[(o.seq >> 12)::int] && ARRAY(SELECT generate_series(b.top - @buckets::int + 1, b.top) FROM (SELECT (max(seq) >> 12)::int AS top FROM objects) b)`;
 
 /** `u.lexeme` as a one-lexeme tsquery, quoted as tsquery input is (no parser: compounds stay whole). */
 const LEXEME_QUERY = String.raw`('''' || replace(replace(u.lexeme, '\', '\\'), '''', '''''') || '''')::tsquery`;
@@ -229,9 +257,17 @@ export class PgSearchIndex implements SearchIndex {
     const starts = common ? this.#windowStarts(windowKeys, parsed.mark, q.live.now) : null;
     // An AND query whose words seldom meet: its matches read off the GIN index, planned apart
     // from the filters as above, then the newest kept (indexReadCheaper).
-    const viaIndex = !few && q.allTerms === true && q.window !== undefined && indexReadCheaper(stats.total, parsed.df, q.window, 'window');
-    // The matches read off the GIN index, as rows of `columns`, planned apart from the filters.
-    const offIndex = (match: string, columns: string) => `(SELECT ${columns} FROM objects o WHERE ${column} @@ ${match}::tsquery OFFSET 0) o WHERE ${kept.join(' AND ')}`;
+    // Where they likely are among the newest rows (recentBuckets), those rows' matches alone,
+    // and every match only where those hold fewer than the window. Filters by type or topic
+    // thin the matches by a share not known here: their window is read off every match.
+    const andWindow = !few && q.allTerms === true && q.window !== undefined;
+    const buckets = andWindow && !q.types?.length && !q.topics?.length ? recentBuckets(stats.total, parsed.df, q.window!) : undefined;
+    const viaIndex = andWindow && indexReadCheaper(stats.total, parsed.df, q.window!, 'window', buckets === undefined ? stats.total : buckets * BUCKET_ROWS);
+    const recent = viaIndex ? buckets : undefined;
+    // The matches read off the GIN index, as rows of `columns`, planned apart from the filters;
+    // `recent`: only those in the newest buckets (the newest bucket's from the greatest seq).
+    const offIndex = (match: string, columns: string, recent = false) =>
+      `(SELECT ${columns} FROM objects o WHERE ${column} @@ ${match}::tsquery${recent ? ` AND ${RECENT_ROWS}` : ''} OFFSET 0) o WHERE ${kept.join(' AND ')}`;
     const matches = (match: string) =>
       few
         ? offIndex(match, '*')
@@ -245,14 +281,18 @@ export class PgSearchIndex implements SearchIndex {
     // times the window's matches are sorted: by seq alone, and only the window's rows then read
     // whole, by key (at 10,000 objects, 684 matches: 8.0 ms against 14.4 sorting them whole).
     const newest = (match: string, more = '') => `(SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn}${more} FROM ${matches(match)} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}) o`;
+    // Of each match, its seq and what the filters read; the newest kept.
+    const newestSeqs = (match: string, recent = false) => `ARRAY(SELECT o.seq FROM ${offIndex(match, 'o.seq, o.id, o.type, o.live_until', recent)} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)})`;
+    // Every match is read (an initplan, run where it is first needed) only where the newest
+    // buckets held fewer than the window: any match they do not hold is older than theirs.
+    // OFFSET 0: pulled up, the newest buckets' read was written out, and run, at each use.
+    const windowSeqs = (match: string) =>
+      recent === undefined
+        ? newestSeqs(match)
+        : ((params.buckets = recent),
+          `(SELECT CASE WHEN cardinality(r.seqs) >= ${Math.trunc(q.window!)} THEN r.seqs ELSE ${newestSeqs(match)} END FROM (SELECT ${newestSeqs(match, true)} AS seqs OFFSET 0) r)::bigint[]`);
     const windowed = (match: string) =>
-      viaIndex
-        ? scoredFrom(
-            // Of each match, its seq and what the filters read.
-            `(SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn} FROM objects o
-              WHERE o.seq = ANY(ARRAY(SELECT o.seq FROM ${offIndex(match, 'o.seq, o.id, o.type, o.live_until')} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}))) o`,
-          )
-        : scoredFrom(newest(match));
+      viaIndex ? scoredFrom(`(SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn} FROM objects o WHERE o.seq = ANY(${windowSeqs(match)})) o`) : scoredFrom(newest(match));
     // Each term's window scored on its own (a row in two is scored twice), so that only narrow
     // rows are merged: joined back to objects by seq, the planner would hash-join the union
     // with a scan of the whole table, and merged whole, it sorts every vector. (One
