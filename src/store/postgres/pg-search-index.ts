@@ -89,7 +89,7 @@ export function indexReadCheaper(total: number, counts: readonly number[], wante
 }
 
 /** The GIN indexes' second column files each row under its bucket of 2^12 seqs (migration 11: `seq >> 12`). */
-export const BUCKET_ROWS = 2 ** 12;
+const BUCKET_ROWS = 2 ** 12;
 /** An AND window read off the newest buckets alone reads enough of them to hold its matches this many times over, by the estimate. */
 const RECENT_MARGIN = 1.2;
 /**
@@ -99,7 +99,7 @@ const RECENT_MARGIN = 1.2;
  * buckets too, GIN skips each word's postings to the rows the buckets hold (a word's postings
  * are in the table's order), and reads about their share: at 1,000,000 objects, four words each
  * in a quarter of them (5,552 matches), 1.5 ms off 1 bucket, 5.4 off 13, 10 off 29 and 39-52 off
- * all 245. Words seldom meet by chance alone: the estimate leaves a margin of its own.
+ * all 245. Words tend to meet more often than by chance (there, 1.4 times), which widens the margin.
  */
 export function recentBuckets(total: number, counts: readonly number[], wanted: number): number | undefined {
   const rows = (RECENT_MARGIN * wanted * total) / estimatedMatches(total, counts);
@@ -265,7 +265,7 @@ export class PgSearchIndex implements SearchIndex {
     const viaIndex = andWindow && indexReadCheaper(stats.total, parsed.df, q.window!, 'window', buckets === undefined ? stats.total : buckets * BUCKET_ROWS);
     const recent = viaIndex ? buckets : undefined;
     // The matches read off the GIN index, as rows of `columns`, planned apart from the filters;
-    // `recent`: only those in the newest buckets (the newest bucket's from the greatest seq).
+    // `recent`: only those in the newest @buckets buckets, counted back from the greatest seq's.
     const offIndex = (match: string, columns: string, recent = false) =>
       `(SELECT ${columns} FROM objects o WHERE ${column} @@ ${match}::tsquery${recent ? ` AND ${RECENT_ROWS}` : ''} OFFSET 0) o WHERE ${kept.join(' AND ')}`;
     const matches = (match: string) =>
