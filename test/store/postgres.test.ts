@@ -50,6 +50,27 @@ function plannedReadsStore(url: string, sent: Sent[], plans: 'generic' | 'custom
   return { store: new PgStore(session), session };
 }
 
+/**
+ * Runs `fn` on a migrated store in a fresh schema, seeded with `count` findings (seedFindings),
+ * whose reads planned for their values are pushed onto `sent` (plannedReadsStore); dropped after.
+ */
+async function withSeededCustomReads(count: number, content: string, fn: (s: { url: string; store: PgStore; session: PoolSession; sent: Sent[] }) => Promise<void>): Promise<void> {
+  const { url, drop } = await freshSchema();
+  const sent: Sent[] = [];
+  const { store, session } = plannedReadsStore(url, sent, 'custom');
+  try {
+    await store.migrate();
+    await seedFindings(session, count, content);
+    await fn({ url, store, session, sent });
+  } finally {
+    await store.close();
+    await drop();
+  }
+}
+
+/** The ids of the 300 objects seeded (seedFindings) with n `from`, `from - step`, …, sorted. */
+const newestIds = (step: number, from: number) => Array.from({ length: 300 }, (_, i) => String(from - i * step).padStart(26, '0')).sort();
+
 /** Inserts `count` live findings (seq and id n, from 1) whose content is the SQL expression `content` of n, then analyzes them. */
 async function seedFindings(session: PoolSession, count: number, content: string): Promise<void> {
   const folded = ["agentboard_fold('t')", "agentboard_fold('')", `agentboard_fold(${content})`] as const;
@@ -563,32 +584,23 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
   });
 
   it('reads the window of an AND query whose words seldom meet, and counts their first matches, off the full-text index; of words that often meet, in the table’s order', async () => {
-    const { url, drop } = await freshSchema();
-    const sent: Sent[] = [];
-    const { store, session } = plannedReadsStore(url, sent, 'custom');
-    try {
-      await store.migrate();
-      // 20,000 live findings: 'alpha' in n % 10 = 0 or 1, 'beta' in 1 or 2 (a fifth each, both in a
-      // tenth: by chance they would meet in a twenty-fifth); 'gamma' and 'delta' in every second, both in every fourth.
-      await seedFindings(
-        session,
-        20_000,
-        `concat_ws(' ', CASE WHEN n % 10 IN (0, 1) THEN 'alpha' END, CASE WHEN n % 10 IN (1, 2) THEN 'beta' END, CASE WHEN n % 2 = 0 THEN 'gamma' END, CASE WHEN n % 4 IN (0, 1) THEN 'delta' END, 'plain')`,
-      );
+    // 20,000 live findings: 'alpha' in n % 10 = 0 or 1, 'beta' in 1 or 2 (a fifth each, both in a
+    // tenth: by chance they would meet in a twenty-fifth); 'gamma' and 'delta' in every second, both in every fourth.
+    const content = `concat_ws(' ', CASE WHEN n % 10 IN (0, 1) THEN 'alpha' END, CASE WHEN n % 10 IN (1, 2) THEN 'beta' END, CASE WHEN n % 2 = 0 THEN 'gamma' END, CASE WHEN n % 4 IN (0, 1) THEN 'delta' END, 'plain')`;
+    await withSeededCustomReads(20_000, content, async ({ store, sent }) => {
       const live = { now: Date.now(), disputeMinContradictions: 2 };
-      const newest = (step: number, from: number) => Array.from({ length: 300 }, (_, i) => String(from - i * step).padStart(26, '0')).sort();
       const seldom = await store.search.lexical({ live, terms: ['alpha', 'beta'], allTerms: true, limit: 300, window: 300 });
-      expect(seldom.map((h) => h.id).sort()).toEqual(newest(10, 19_991));
+      expect(seldom.map((h) => h.id).sort()).toEqual(newestIds(10, 19_991));
       expect(seldom.every((h) => h.allTerms && h.relevance > 0)).toBe(true);
       const viaIndex = sent.find((p) => p.text.includes('ts_rank_cd'))!;
       expect(viaIndex.text).toContain('ARRAY(SELECT o.seq');
       // The filters apply before the window is cut: every finding passes a type, none a topic they lack.
       const typed = await store.search.lexical({ live, terms: ['alpha', 'beta'], allTerms: true, types: ['finding'], limit: 300, window: 300 });
-      expect(typed.map((h) => h.id).sort()).toEqual(newest(10, 19_991));
+      expect(typed.map((h) => h.id).sort()).toEqual(newestIds(10, 19_991));
       expect(await store.search.lexical({ live, terms: ['alpha', 'beta'], allTerms: true, topics: ['elsewhere'], limit: 300, window: 300 })).toEqual([]);
       expect(sent.filter((p) => p.text.includes('ARRAY(SELECT o.seq')).length).toBe(3);
       const often = await store.search.lexical({ live, terms: ['gamma', 'delta'], allTerms: true, limit: 300, window: 300 });
-      expect(often.map((h) => h.id).sort()).toEqual(newest(4, 20_000));
+      expect(often.map((h) => h.id).sort()).toEqual(newestIds(4, 20_000));
       const newestFirst = sent.filter((p) => p.text.includes('ts_rank_cd')).at(-1)!;
       expect(newestFirst.text).not.toContain('ARRAY(SELECT o.seq');
       // Its rows score as they do when every match is ranked (no window).
@@ -602,30 +614,18 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       const [inOrder, offIndex] = sent.filter((p) => p.text.includes('count(*)'));
       expect(inOrder!.text).toContain('ts_match_vq');
       expect(offIndex!.text).not.toContain('ts_match_vq');
-    } finally {
-      await store.close();
-      await drop();
-    }
+    });
   });
 
   it("reads an AND query's window off the newest rows' part of the full-text index where the estimate puts it there, and off every match where they hold fewer (migration 11)", async () => {
-    const { url, drop } = await freshSchema();
-    const sent: Sent[] = [];
-    const { store, session } = plannedReadsStore(url, sent, 'custom');
-    try {
-      await store.migrate();
-      // 40,000 live findings (ten buckets of 4,096 seqs): 'iota' in every fourth, 'kappa' and
-      // 'lambda' in every second (by chance all three would meet in a sixteenth: they meet in every
-      // fourth); 'eta' in every fourth of the older half alone, 'theta' in every fourth.
-      await seedFindings(
-        session,
-        40_000,
-        `concat_ws(' ', CASE WHEN n % 4 = 0 THEN 'iota theta' END, CASE WHEN n % 2 = 0 THEN 'kappa lambda' END, CASE WHEN n % 4 = 0 AND n <= 20000 THEN 'eta' END, 'plain')`,
-      );
+    // 40,000 live findings (ten buckets of 4,096 seqs): 'iota' in every fourth, 'kappa' and
+    // 'lambda' in every second (by chance all three would meet in a sixteenth: they meet in every
+    // fourth); 'eta' in every fourth of the older half alone, 'theta' in every fourth.
+    const content = `concat_ws(' ', CASE WHEN n % 4 = 0 THEN 'iota theta' END, CASE WHEN n % 2 = 0 THEN 'kappa lambda' END, CASE WHEN n % 4 = 0 AND n <= 20000 THEN 'eta' END, 'plain')`;
+    await withSeededCustomReads(40_000, content, async ({ url, store, session, sent }) => {
       const live = { now: Date.now(), disputeMinContradictions: 2 };
-      const newest = (step: number, from: number) => Array.from({ length: 300 }, (_, i) => String(from - i * step).padStart(26, '0')).sort();
       const recent = await store.search.lexical({ live, terms: ['iota', 'kappa', 'lambda'], allTerms: true, limit: 300, window: 300 });
-      expect(recent.map((h) => h.id).sort()).toEqual(newest(4, 40_000));
+      expect(recent.map((h) => h.id).sort()).toEqual(newestIds(4, 40_000));
       const statement = sent.filter((p) => p.text.includes('ts_rank_cd')).at(-1)!;
       expect(statement.text).toContain('generate_series');
       // The index is asked for the words and the buckets at once.
@@ -636,7 +636,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       // The newest buckets hold none of 'eta theta': its window is every match's newest.
       const older = await store.search.lexical({ live, terms: ['eta', 'theta'], allTerms: true, limit: 300, window: 300 });
       expect(sent.filter((p) => p.text.includes('ts_rank_cd')).at(-1)!.text).toContain('generate_series');
-      expect(older.map((h) => h.id).sort()).toEqual(newest(4, 20_000));
+      expect(older.map((h) => h.id).sort()).toEqual(newestIds(4, 20_000));
       const indexes = await session.query<{ def: string }>(
         `SELECT regexp_replace(indexdef, ' ON .* USING ', ' USING ') AS def FROM pg_indexes WHERE schemaname = current_schema() AND indexname IN ('objects_words', 'objects_stems') ORDER BY indexname`,
       );
@@ -644,10 +644,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
         'CREATE INDEX objects_stems USING gin (stems, (ARRAY[((seq >> 12))::integer]))',
         'CREATE INDEX objects_words USING gin (words, (ARRAY[((seq >> 12))::integer]))',
       ]);
-    } finally {
-      await store.close();
-      await drop();
-    }
+    });
   });
 
   it('keeps an object whole in its row up to the most a page holds, its full-text vectors the last of its values to leave (migration 10)', async () => {
