@@ -259,11 +259,12 @@ export class PgSearchIndex implements SearchIndex {
     // from the filters as above, then the newest kept (indexReadCheaper).
     // Where they likely are among the newest rows (recentBuckets), those rows' matches alone,
     // and every match only where those hold fewer than the window. Filters by type or topic
-    // thin the matches by a share not known here: their window is read off every match.
+    // thin the matches by a share not known here: their window is read one of the other ways.
     const andWindow = !few && q.allTerms === true && q.window !== undefined;
     const buckets = andWindow && !q.types?.length && !q.topics?.length ? recentBuckets(stats.total, parsed.df, q.window!) : undefined;
     const viaIndex = andWindow && indexReadCheaper(stats.total, parsed.df, q.window!, 'window', buckets === undefined ? stats.total : buckets * BUCKET_ROWS);
     const recent = viaIndex ? buckets : undefined;
+    if (recent !== undefined) params.buckets = recent;
     // The matches read off the GIN index, as rows of `columns`, planned apart from the filters;
     // `recent`: only those in the newest @buckets buckets, counted back from the greatest seq's.
     const offIndex = (match: string, columns: string, recent = false) =>
@@ -289,8 +290,7 @@ export class PgSearchIndex implements SearchIndex {
     const windowSeqs = (match: string) =>
       recent === undefined
         ? newestSeqs(match)
-        : ((params.buckets = recent),
-          `(SELECT CASE WHEN cardinality(r.seqs) >= ${Math.trunc(q.window!)} THEN r.seqs ELSE ${newestSeqs(match)} END FROM (SELECT ${newestSeqs(match, true)} AS seqs OFFSET 0) r)::bigint[]`);
+        : `(SELECT CASE WHEN cardinality(r.seqs) >= ${Math.trunc(q.window!)} THEN r.seqs ELSE ${newestSeqs(match)} END FROM (SELECT ${newestSeqs(match, true)} AS seqs OFFSET 0) r)::bigint[]`;
     const windowed = (match: string) =>
       viaIndex ? scoredFrom(`(SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn} FROM objects o WHERE o.seq = ANY(${windowSeqs(match)})) o`) : scoredFrom(newest(match));
     // Each term's window scored on its own (a row in two is scored twice), so that only narrow
