@@ -89,7 +89,8 @@ export function indexReadCheaper(total: number, counts: readonly number[], wante
 }
 
 /** The GIN indexes' second column files each row under its bucket of 2^12 seqs (migration 11: `seq >> 12`). */
-const BUCKET_ROWS = 2 ** 12;
+const BUCKET_BITS = 12;
+const BUCKET_ROWS = 2 ** BUCKET_BITS;
 /** An AND window read off the newest buckets alone reads enough of them to hold its matches this many times over, by the estimate. */
 const RECENT_MARGIN = 1.2;
 /**
@@ -114,7 +115,7 @@ export function recentBuckets(total: number, counts: readonly number[], wanted: 
 const COMMON_SHARE = 0.1;
 
 /** A row in the newest @buckets buckets of seqs (BUCKET_ROWS), as the GIN indexes' second column files it. */
-const RECENT_ROWS = `ARRAY[(o.seq >> 12)::int] && ARRAY(SELECT generate_series(b.top - @buckets::int + 1, b.top) FROM (SELECT (max(seq) >> 12)::int AS top FROM objects) b)`;
+const RECENT_ROWS = `ARRAY[(o.seq >> ${BUCKET_BITS})::int] && ARRAY(SELECT generate_series(b.top - @buckets::int + 1, b.top) FROM (SELECT (max(seq) >> ${BUCKET_BITS})::int AS top FROM objects) b)`;
 
 /** `u.lexeme` as a one-lexeme tsquery, quoted as tsquery input is (no parser: compounds stay whole). */
 const LEXEME_QUERY = String.raw`('''' || replace(replace(u.lexeme, '\', '\\'), '''', '''''') || '''')::tsquery`;
@@ -266,9 +267,9 @@ export class PgSearchIndex implements SearchIndex {
     const recent = viaIndex ? buckets : undefined;
     if (recent !== undefined) params.buckets = recent;
     // The matches read off the GIN index, as rows of `columns`, planned apart from the filters;
-    // `recent`: only those in the newest @buckets buckets, counted back from the greatest seq's.
-    const offIndex = (match: string, columns: string, recent = false) =>
-      `(SELECT ${columns} FROM objects o WHERE ${column} @@ ${match}::tsquery${recent ? ` AND ${RECENT_ROWS}` : ''} OFFSET 0) o WHERE ${kept.join(' AND ')}`;
+    // `newestOnly`: only those in the newest @buckets buckets, counted back from the greatest seq's.
+    const offIndex = (match: string, columns: string, newestOnly = false) =>
+      `(SELECT ${columns} FROM objects o WHERE ${column} @@ ${match}::tsquery${newestOnly ? ` AND ${RECENT_ROWS}` : ''} OFFSET 0) o WHERE ${kept.join(' AND ')}`;
     const matches = (match: string) =>
       few
         ? offIndex(match, '*')
@@ -283,7 +284,7 @@ export class PgSearchIndex implements SearchIndex {
     // whole, by key (at 10,000 objects, 684 matches: 8.0 ms against 14.4 sorting them whole).
     const newest = (match: string, more = '') => `(SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn}${more} FROM ${matches(match)} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)}) o`;
     // Of each match, its seq and what the filters read; the newest kept.
-    const newestSeqs = (match: string, recent = false) => `ARRAY(SELECT o.seq FROM ${offIndex(match, 'o.seq, o.id, o.type, o.live_until', recent)} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)})`;
+    const newestSeqs = (match: string, newestOnly = false) => `ARRAY(SELECT o.seq FROM ${offIndex(match, 'o.seq, o.id, o.type, o.live_until', newestOnly)} ORDER BY o.seq DESC ${limitSql(q.window ?? 0)})`;
     // Every match is read (an initplan, run where it is first needed) only where the newest
     // buckets held fewer than the window: any match they do not hold is older than theirs.
     // OFFSET 0: pulled up, the newest buckets' read was written out, and run, at each use.
