@@ -495,7 +495,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     }
   });
 
-  it('reads common words’ windows in one pass from their third search under a change mark, while each starts where it did: until a write lands or one of their objects leaves the live set, answering as the reads per word do', async () => {
+  it('reads common words’ windows by their rows’ keys from their third search under a change mark, while each holds the same rows: until a write lands or one of their objects leaves the live set, answering as the reads per word do', async () => {
     const { url, drop } = await freshSchema();
     const sent: Sent[] = [];
     const { store, session } = plannedReadsStore(url, sent);
@@ -507,10 +507,10 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       const now = Date.now();
       await session.query('UPDATE objects SET live_until = $1 WHERE seq = 3000', [now + 10_000]);
       const q = (at: number) => ({ live: { now: at, disputeMinContradictions: 2 }, terms: ['alpha', 'beta'], limit: 1000, window: 100 });
-      /** How the last search read its windows: each on its own, each on its own keeping where it starts, or all in one pass. */
+      /** How the last search read its windows: each on its own, each on its own keeping its rows, or their kept rows by key. */
       const lastRead = () => {
         const { text } = sent.filter((s) => s.text.includes('ts_rank_cd')).at(-1)!;
-        return text.includes('windows AS MATERIALIZED') ? 'keeping starts' : text.includes(') IS TRUE') ? 'one pass' : 'per word';
+        return text.includes('windows AS MATERIALIZED') ? 'keeping rows' : text.includes('o.seq = ANY(') ? 'by key' : 'per word';
       };
       const read = (hits: LexicalHit[]) => hits.map((h) => [h.id, h.relevance, h.allTerms, h.phrase]);
 
@@ -518,25 +518,28 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       expect(lastRead()).toBe('per word');
       expect(first).toHaveLength(166);
       expect(read(await store.search.lexical(q(now + 1)))).toEqual(read(first));
-      expect(lastRead()).toBe('keeping starts');
+      expect(lastRead()).toBe('keeping rows');
       // The very answer, scores to the bit.
       expect(read(await store.search.lexical(q(now + 2)))).toEqual(read(first));
-      expect(lastRead()).toBe('one pass');
+      expect(lastRead()).toBe('by key');
+      // Planned once, without values: each kept row looked up by its key, and no other read.
       const plan = await planOf(url, sent.filter((s) => s.text.includes('ts_rank_cd')).at(-1)!);
-      expect(plan).toContain('Index Scan Backward using objects_pkey');
+      expect(plan).toContain('Index Scan using objects_pkey on objects o');
+      expect(plan).toMatch(/Index Cond: \(seq = ANY/);
       expect(plan).not.toContain('Seq Scan on objects');
-      // Asked as of an instant before the starts were read: each window read again.
+      expect(plan).not.toContain('objects_words');
+      // Asked as of an instant before the rows were read: each window read again.
       await store.search.lexical(q(now - 1));
-      expect(lastRead()).toBe('keeping starts');
+      expect(lastRead()).toBe('keeping rows');
 
       // 3000 has left the live set: each window now reaches one match further back.
       const later = await store.search.lexical(q(now + 20_000));
-      expect(lastRead()).toBe('keeping starts');
+      expect(lastRead()).toBe('keeping rows');
       expect(later.map((h) => h.id)).not.toContain('3000'.padStart(26, '0'));
       expect(later.map((h) => h.id)).toContain('2800'.padStart(26, '0'));
       expect(read(later)).toEqual(read(await fresh.search.lexical(q(now + 20_000))));
       expect(read(await store.search.lexical(q(now + 20_001)))).toEqual(read(later));
-      expect(lastRead()).toBe('one pass');
+      expect(lastRead()).toBe('by key');
 
       // A write moves the change mark: the new object is in alpha's window, and the first search after reads per word.
       const id = '01J0000000000000000000ALPH';

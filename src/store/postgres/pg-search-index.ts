@@ -30,6 +30,12 @@ const PARSED_CACHED = 1000;
 /** Lexemes kept per term, and document frequencies per lexeme: past this many, each map starts again. */
 const LEXEMES_KEPT = 20_000;
 /**
+ * Rows of common words' windows kept (#keptWindows), a number each: past this many, they are
+ * read again. A board has few common words (each in a tenth of the objects or more), and each
+ * keeps a window for the sizes its searches ask (SEARCH_LEXICAL_WINDOW shared among 1 to 8 terms).
+ */
+const WINDOW_ROWS_KEPT = 500_000;
+/**
  * A lexeme at least this many objects hold keeps its count across writes, until the board's
  * object count (read again after STATS_TTL_MS at the soonest: corpusStatsDue) has moved by a
  * hundredth (term-counts.ts).
@@ -133,15 +139,15 @@ interface ParsedQuery {
   mark: number | null;
 }
 
-/** A common word's window as a search read it (`windows`): its place in the query, its first seq, its rows, and the first instant one of them leaves the live set. */
-type WindowRead = [w: number, start: number, n: number, until: number];
+/** A common word's window as a search read it (`windows`): its place in the query, its rows' seqs, and the first instant one of them leaves the live set. */
+type WindowRead = [w: number, seqs: number[], until: number];
 
-/** A common word's window of its newest live matches, as last read (#windowStarts). */
+/** A common word's window of its newest live matches, as last read (#keptWindows). */
 interface WindowSeen {
   /** The change mark it was read under. */
   mark: number;
-  /** Where it started, when that was kept (#collects): read at `at`, exact until `until`, when one of its matches leaves the live set. */
-  start: { seq: number; at: number; until: number } | null;
+  /** Its rows' seqs, when they were kept (#collects): read at `at`, exact until `until`, when one of its matches leaves the live set. */
+  rows: { seqs: number[]; at: number; until: number } | null;
 }
 
 interface CorpusStats {
@@ -179,8 +185,9 @@ export class PgSearchIndex implements SearchIndex {
   readonly #termLexemes = new Map<string, string[]>();
   /** Document frequencies by configuration and lexeme, with the change mark and the object count they were counted at. */
   readonly #df = new Map<string, { n: number; mark: number | null; total: number }>();
-  /** Common words' windows as last read, by column, window size and lexeme (#windowStarts). */
+  /** Common words' windows as last read, by column, window size and lexeme (#keptWindows), and how many rows they keep. */
   readonly #windows = new Map<string, WindowSeen>();
+  #windowRows = 0;
 
   constructor(
     /** For statements that may run long (counts over the table): the pool. */
@@ -253,9 +260,9 @@ export class PgSearchIndex implements SearchIndex {
       !q.topics?.length &&
       parsed.each.every((t) => parsed.lexemes.includes(t)) &&
       Math.min(...parsed.df) >= COMMON_SHARE * stats.total;
-    // Where each common word's window started when last read, while that still holds (#windowStarts).
+    // Each common word's window as last read, while that still holds (#keptWindows).
     const windowKeys = common ? parsed.each.map((t) => `${column} ${q.window} ${t}`) : [];
-    const starts = common ? this.#windowStarts(windowKeys, parsed.mark, q.live.now) : null;
+    const keptRows = common ? this.#keptWindows(windowKeys, parsed.mark, q.live.now) : null;
     // An AND query whose words seldom meet: its matches read off the GIN index, planned apart
     // from the filters as above, then the newest kept (indexReadCheaper).
     // Where they likely are among the newest rows (recentBuckets), those rows' matches alone,
@@ -301,32 +308,23 @@ export class PgSearchIndex implements SearchIndex {
     // condition, read fewer rows but cost more: 3.7 ms a statement against 2.6, measured.)
     // From a common word's second search under a change mark (#collects), its window is kept
     // apart (`windows`), each row with its window and the instant it leaves the live set, for
-    // where the window starts (#keepWindowStarts).
+    // the searches after it (#keepWindows).
     const eachWindow = (of: (match: string, i: number) => string) => parsed.each.map((t, i) => ((params[`e${i}`] = t), `(${of(`@e${i}`, i)})`)).join(' UNION ALL ');
-    const windows = common && !starts && this.#collects(windowKeys, parsed.mark) ? eachWindow((match, i) => scoredFrom(newest(match, ', o.live_until'), `, ${i} AS w, o.live_until AS until`)) : null;
+    const windows = common && !keptRows && this.#collects(windowKeys, parsed.mark) ? eachWindow((match, i) => scoredFrom(newest(match, ', o.live_until'), `, ${i} AS w, o.live_until AS until`)) : null;
     const scored =
       q.window === undefined
         ? // OFFSET 0: not pulled up into the scoring, which would write k out in each term again.
           scoredFrom(`(SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn} FROM objects o WHERE ${where.join(' AND ')} OFFSET 0) o`)
         : q.allTerms
           ? windowed('@match')
-          : starts
-            ? // Every window as it was read last: one read of the newest rows, down to the oldest
-              // window's start, each row once, kept where a word whose window reaches it matches
-              // (against a read per word: the statement 1.10 ms against 1.37 for two words).
-              // The plan made without values reads the seq index backwards, as for a window: no
-              // index serves the liveness test written IS TRUE (the same rows), where it read every
-              // live row off the expiry index; and no more rows than the windows hold can match,
-              // which LIMIT says.
-              scoredFrom(
-                `(SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn} FROM objects o
-                  WHERE o.seq >= @from AND (${kept.join(' AND ')}) IS TRUE AND (${parsed.each
-                    .map((t, i) => ((params[`e${i}`] = t), (params[`s${i}`] = starts[i]), `(ts_match_vq(${column}, @e${i}::tsquery) AND o.seq >= @s${i})`))
-                    .join(' OR ')})
-                  ORDER BY o.seq DESC ${limitSql(parsed.each.length * q.window!)}) o`,
-              )
+          : keptRows
+            ? // Every window's rows as they were read last, each read once by its key: no other
+              // row is read, nor matched, nor tested for liveness (each is live until the window's
+              // `until`). Against one read of the newest rows down to the oldest window's start,
+              // each matched and tested: 1,083 rows read for 278 (two words in 14% of 4,000
+              // objects), the statement 2.8 ms against 3.3 (p50, alternating runs).
+              ((params.rows = [...new Set(keptRows.flat())]), scoredFrom(`(SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn} FROM objects o WHERE o.seq = ANY(@rows::bigint[])) o`))
             : `SELECT DISTINCT ON (o.seq) * FROM (${windows ? 'SELECT * FROM windows' : eachWindow(windowed)}) o`;
-    if (starts) params.from = Math.min(...starts);
     // Scored and marked once (materialized); then only phrase hits read their text, in one lookup.
     const values = await allAsColumns<
       [...CandidateValues, scores: number[], allTerms: boolean[], phrases: boolean[], texts: ([title: string, content: string] | null)[], seqs: number[], windows: WindowRead[]]
@@ -340,11 +338,11 @@ export class PgSearchIndex implements SearchIndex {
       windows
         ? {
             with: `windows AS MATERIALIZED (${windows})`,
-            after: '(SELECT json_agg(json_build_array(s.w, s.start, s.n, s.until)) FROM (SELECT w, min(seq) AS start, count(*) AS n, min(until) AS until FROM windows GROUP BY w) s)',
+            after: '(SELECT json_agg(json_build_array(s.w, s.seqs, s.until)) FROM (SELECT w, array_agg(seq) AS seqs, min(until) AS until FROM windows GROUP BY w) s)',
           }
         : undefined,
     );
-    if (windows) this.#keepWindowStarts(windowKeys, parsed.mark!, q.window!, q.live.now, values[9]);
+    if (windows) this.#keepWindows(windowKeys, parsed.mark!, q.live.now, values[9]);
     const [, , , , scores, holdsAll, phrases, texts, seqs] = values;
     // Best first, as the statement picked them: the scores read back as the very doubles.
     const order = seqs.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]! || seqs[a]! - seqs[b]!);
@@ -360,46 +358,54 @@ export class PgSearchIndex implements SearchIndex {
   }
 
   /**
-   * Where the window (newest live matches) of each key's word (column, size, lexeme) started
-   * when last read, while that is still its window: read under the current change mark (no write since, in any
-   * instance the store has heard of), at or before `now`, and before any of its matches left
-   * the live set. A match that was not live cannot become live but by a write, so the live
-   * matches from that seq on are the same ones, and they are the window. Null unless every
-   * term's is known: the search then reads each word's window (and keeps where it starts).
+   * The rows of the window (newest live matches) of each key's word (column, size, lexeme) as
+   * last read, while they are still its window: read under the current change mark (no write
+   * since, in any instance the store has heard of), at or before `now`, and before any of them
+   * left the live set. A match that was not live cannot become live but by a write, nor a live
+   * one leave the set but by a write or its time, so the window holds the same rows. Null
+   * unless every term's is known: the search then reads each word's window (and keeps it).
    */
-  #windowStarts(keys: readonly string[], mark: number | null, now: number): number[] | null {
+  #keptWindows(keys: readonly string[], mark: number | null, now: number): number[][] | null {
     if (mark === null) return null;
-    const starts: number[] = [];
+    const rows: number[][] = [];
     for (const k of keys) {
       const w = this.#windows.get(k);
-      if (!w?.start || w.mark !== mark || now < w.start.at || now >= w.start.until) return null;
-      starts.push(w.start.seq);
+      if (!w?.rows || w.mark !== mark || now < w.rows.at || now >= w.rows.until) return null;
+      rows.push(w.rows.seqs);
     }
-    return starts;
+    return rows;
   }
 
   /**
-   * Whether a search of common words whose windows' starts are not all known reads them (which
+   * Whether a search of common words whose windows are not all kept reads them apart (which
    * costs it 0.24 ms more than reading the windows alone, 1.58 against 1.34): only where one of
    * its words was searched before under the same change mark. Where writes come between searches
-   * of a word, its start would never be used.
+   * of a word, its window would never be used.
    */
   #collects(keys: readonly string[], mark: number | null): boolean {
     if (mark === null) return false;
     if (keys.some((k) => this.#windows.get(k)?.mark === mark)) return true;
-    if (this.#windows.size >= LEXEMES_KEPT) this.#windows.clear();
-    for (const k of keys) this.#windows.set(k, { mark, start: null });
+    this.#makeRoom(0);
+    for (const k of keys) this.#windows.set(k, { mark, rows: null });
     return false;
   }
 
-  /** Keeps where each term's window of `size` started, from the windows a search read at `at` under `mark` (`read`, by the term's place). */
-  #keepWindowStarts(keys: readonly string[], mark: number, size: number, at: number, read: readonly WindowRead[]): void {
-    if (this.#windows.size >= LEXEMES_KEPT) this.#windows.clear();
+  /** Keeps each term's window, from the windows a search read at `at` under `mark` (`read`, by the term's place). */
+  #keepWindows(keys: readonly string[], mark: number, at: number, read: readonly WindowRead[]): void {
     keys.forEach((k, i) => {
-      const w = read.find(([place]) => place === i);
-      // Fewer live matches than the window holds: it holds every one, from the first row on.
-      this.#windows.set(k, { mark, start: { seq: w && w[2] >= size ? w[1] : 0, at, until: w ? w[3] : Number.POSITIVE_INFINITY } });
+      // No row read: the word has no live match, and its window is empty until a write.
+      const [, seqs, until] = read.find(([place]) => place === i) ?? [i, [], Number.POSITIVE_INFINITY];
+      this.#makeRoom(seqs.length);
+      this.#windowRows += seqs.length;
+      this.#windows.set(k, { mark, rows: { seqs, at, until } });
     });
+  }
+
+  /** Drops every kept window where `more` rows would take the windows past WINDOW_ROWS_KEPT, or their count past LEXEMES_KEPT. */
+  #makeRoom(more: number): void {
+    if (this.#windows.size < LEXEMES_KEPT && this.#windowRows + more <= WINDOW_ROWS_KEPT) return;
+    this.#windows.clear();
+    this.#windowRows = 0;
   }
 
   async allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed' | 'window'>, upTo: number): Promise<number> {
