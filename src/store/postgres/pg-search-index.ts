@@ -224,7 +224,12 @@ export class PgSearchIndex implements SearchIndex {
     // query. tf / (tf + k) is written 1 - k / (tf + k), so each ts_rank_cd runs once. The row's
     // k comes with its row (`o.k`), computed once where the row is read: written out in each
     // term, it was computed twice per lexeme (the statement 13% slower with two lexemes).
-    const kColumn = `1.2 * (0.25 + 0.75 * length(${column}) / @avgdl::float8) AS k`;
+    // In float8 throughout: a literal such as 0.75 is numeric, and the row's length with it was
+    // numeric arithmetic, then a cast, for every row (a statement scoring 278 rows 12% faster).
+    const kColumn = `1.2::float8 * (0.25::float8 + 0.75::float8 * length(${column}) / @avgdl::float8) AS k`;
+    // Rows of `where`, each with its k. OFFSET 0: not pulled up into the scoring, which would
+    // write k out in each term again.
+    const withK = (where: string) => `(SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn} FROM objects o WHERE ${where} OFFSET 0) o`;
     const score = parsed.lexemes.map((lexeme, i) => {
       params[`l${i}`] = lexeme;
       // The corpus size may be a little stale (cached): never below the lexeme's own count.
@@ -300,7 +305,7 @@ export class PgSearchIndex implements SearchIndex {
         ? newestSeqs(match)
         : `(SELECT CASE WHEN cardinality(r.seqs) >= ${Math.trunc(q.window!)} THEN r.seqs ELSE ${newestSeqs(match)} END FROM (SELECT ${newestSeqs(match, true)} AS seqs OFFSET 0) r)::bigint[]`;
     const windowed = (match: string) =>
-      viaIndex ? scoredFrom(`(SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn} FROM objects o WHERE o.seq = ANY(${windowSeqs(match)})) o`) : scoredFrom(newest(match));
+      viaIndex ? scoredFrom(withK(`o.seq = ANY(${windowSeqs(match)})`)) : scoredFrom(newest(match));
     // Each term's window scored on its own (a row in two is scored twice), so that only narrow
     // rows are merged: joined back to objects by seq, the planner would hash-join the union
     // with a scan of the whole table, and merged whole, it sorts every vector. (One
@@ -313,8 +318,7 @@ export class PgSearchIndex implements SearchIndex {
     const windows = common && !keptRows && this.#collects(windowKeys, parsed.mark) ? eachWindow((match, i) => scoredFrom(newest(match, ', o.live_until'), `, ${i} AS w, o.live_until AS until`)) : null;
     const scored =
       q.window === undefined
-        ? // OFFSET 0: not pulled up into the scoring, which would write k out in each term again.
-          scoredFrom(`(SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn} FROM objects o WHERE ${where.join(' AND ')} OFFSET 0) o`)
+        ? scoredFrom(withK(where.join(' AND ')))
         : q.allTerms
           ? windowed('@match')
           : keptRows
@@ -323,7 +327,7 @@ export class PgSearchIndex implements SearchIndex {
               // `until`). Against one read of the newest rows down to the oldest window's start,
               // each matched and tested: 1,083 rows read for 278 (two words in 14% of 4,000
               // objects), the statement 2.8 ms against 3.3 (p50, alternating runs).
-              ((params.rows = [...new Set(keptRows.flat())]), scoredFrom(`(SELECT o.seq, ${CANDIDATE_COLUMNS}, ${column}, ${kColumn} FROM objects o WHERE o.seq = ANY(@rows::bigint[])) o`))
+              ((params.rows = [...new Set(keptRows.flat())]), scoredFrom(withK('o.seq = ANY(@rows::bigint[])')))
             : `SELECT DISTINCT ON (o.seq) * FROM (${windows ? 'SELECT * FROM windows' : eachWindow(windowed)}) o`;
     // Scored and marked once (materialized); then only phrase hits read their text, in one lookup.
     const values = await allAsColumns<
