@@ -389,8 +389,7 @@ export class PgSearchIndex implements SearchIndex {
   #collects(keys: readonly string[], mark: number | null): boolean {
     if (mark === null) return false;
     if (keys.some((k) => this.#windows.get(k)?.mark === mark)) return true;
-    this.#makeRoom(0);
-    for (const k of keys) this.#windows.set(k, { mark, rows: null });
+    for (const k of keys) this.#keepWindow(k, { mark, rows: null });
     return false;
   }
 
@@ -399,17 +398,20 @@ export class PgSearchIndex implements SearchIndex {
     keys.forEach((k, i) => {
       // No row read: the word has no live match, and its window is empty until a write.
       const [, seqs, until] = read.find(([place]) => place === i) ?? [i, [], Number.POSITIVE_INFINITY];
-      this.#makeRoom(seqs.length);
-      this.#windowRows += seqs.length;
-      this.#windows.set(k, { mark, rows: { seqs, at, until } });
+      this.#keepWindow(k, { mark, rows: { seqs, at, until } });
     });
   }
 
-  /** Drops every kept window where `more` rows would take the windows past WINDOW_ROWS_KEPT, or their count past LEXEMES_KEPT. */
-  #makeRoom(more: number): void {
-    if (this.#windows.size < LEXEMES_KEPT && this.#windowRows + more <= WINDOW_ROWS_KEPT) return;
-    this.#windows.clear();
-    this.#windowRows = 0;
+  /** Keeps `seen` under `key`, in place of what was: every kept window is dropped first where the windows would pass WINDOW_ROWS_KEPT rows or LEXEMES_KEPT keys. */
+  #keepWindow(key: string, seen: WindowSeen): void {
+    this.#windowRows -= this.#windows.get(key)?.rows?.seqs.length ?? 0;
+    const rows = seen.rows?.seqs.length ?? 0;
+    if (this.#windows.size >= LEXEMES_KEPT || this.#windowRows + rows > WINDOW_ROWS_KEPT) {
+      this.#windows.clear();
+      this.#windowRows = 0;
+    }
+    this.#windows.set(key, seen);
+    this.#windowRows += rows;
   }
 
   async allTermsCount(q: Pick<LexicalQuery, 'terms' | 'stemmed' | 'window'>, upTo: number): Promise<number> {
