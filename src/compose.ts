@@ -51,6 +51,7 @@ export async function openStore(config: Config, log?: Logger): Promise<Store> {
     memoryIndex: d.memoryIndex,
     groupCommit: d.groupCommit,
     publishPipeline: d.publishPipeline,
+    publishPipelineMin: d.publishPipelineMin,
     indexUpkeepMs: d.indexUpkeepMs,
     ...(warn ? { warn } : {}),
   });

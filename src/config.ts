@@ -64,6 +64,13 @@ const EnvSchema = z.object({
    */
   PG_PUBLISH_PIPELINE: int(1, 64).default(2),
   /**
+   * Publishes that must be waiting before a statement is sent behind one still in flight; with
+   * none in flight, a statement goes with whatever waits. A statement's fixed cost (its executor
+   * start, its commit) is shared by more publishes: under 16 publishing connections, 8 made the
+   * database's CPU per publish 18% less than 1, and publishes per second 8% more (six alternating turns).
+   */
+  PG_PUBLISH_PIPELINE_MIN: int(1, 1000).default(8),
+  /**
    * Pipelined connections per process for searches' statements and reads by key, of each kind
    * (planned for their values, planned once): each statement goes to the one with the fewest in
    * flight, sent behind those still running there.
@@ -241,6 +248,7 @@ export interface Config {
         connectTimeoutMs: number;
         groupCommit: { maxBatch: number; inFlight: number };
         publishPipeline: number;
+        publishPipelineMin: number;
         readPipelines: number;
         indexUpkeepMs: number;
         vectorIndex: 'auto' | 'memory';
@@ -350,6 +358,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
         groupCommit: { maxBatch: e.PG_GROUP_COMMIT_MAX, inFlight: e.PG_GROUP_COMMIT_CONNECTIONS },
         publishPipeline: e.PG_PUBLISH_PIPELINE,
+        publishPipelineMin: e.PG_PUBLISH_PIPELINE_MIN,
         readPipelines: e.PG_READ_PIPELINES,
         indexUpkeepMs: e.PG_INDEX_UPKEEP_MS,
         vectorIndex: e.VECTOR_INDEX,

@@ -51,6 +51,36 @@ describe('BatchQueue', () => {
     expect(log.at(-1)).toBe('start 4');
   });
 
+  it('behind a running batch, starts the next only once minBehind jobs wait, or once the running batch releases', async () => {
+    const log: string[] = [];
+    const running: { release: () => void }[] = [];
+    const queue = new BatchQueue<number>({ maxBatch: 10, inFlight: 2, minBehind: 3 }, (jobs, release) => {
+      log.push(`start ${jobs.join(',')}`);
+      running.push({ release });
+      return new Promise<void>(() => undefined);
+    });
+    // None running: one job goes alone.
+    queue.add(1);
+    await turn();
+    expect(log).toEqual(['start 1']);
+    // One running and a place free: two waiting jobs stay waiting, the third sends them.
+    queue.add(2);
+    queue.add(3);
+    await turn();
+    expect(log).toEqual(['start 1']);
+    queue.add(4);
+    await turn();
+    expect(log).toEqual(['start 1', 'start 2,3,4']);
+    // Both places taken, then one freed: fewer than minBehind wait behind the other, until it releases too.
+    queue.add(5);
+    await turn();
+    running[0]!.release();
+    await turn();
+    expect(log).toEqual(['start 1', 'start 2,3,4']);
+    running[1]!.release();
+    expect(log.at(-1)).toBe('start 5');
+  });
+
   it('after a release with nothing waiting, the next job goes in a turn of its own', async () => {
     const { queue, log, running } = harness();
     queue.add(1);

@@ -8,6 +8,12 @@ export interface BatchSettings {
   maxBatch: number;
   /** Batches running at once: each on a connection of its own, or one behind another on one pipelined connection (PgRoot.pipeline). */
   inFlight: number;
+  /**
+   * Jobs that must be waiting before a batch starts while another runs (default 1: any); with
+   * none running, a batch starts with whatever waits. Larger batches behind a running one cost
+   * less per job, and the one running answers soon enough.
+   */
+  minBehind?: number;
 }
 
 /** A job's caller, awaiting its value: the batch that takes the job settles it. */
@@ -44,7 +50,7 @@ export class BatchQueue<J> {
   }
 
   #schedule(): void {
-    if (this.#scheduled || this.#queue.length === 0 || this.#running >= this.settings.inFlight) return;
+    if (this.#scheduled || !this.#mayStart()) return;
     this.#scheduled = true;
     // setImmediate runs after the poll phase: requests read in the same turn join the batch.
     setImmediate(() => {
@@ -54,9 +60,15 @@ export class BatchQueue<J> {
     });
   }
 
+  /** Whether a batch may start: fewer than `inFlight` running, and jobs waiting (`minBehind` of them where one runs). */
+  #mayStart(): boolean {
+    if (this.#running >= this.settings.inFlight) return false;
+    return this.#queue.length >= (this.#running > 0 ? (this.settings.minBehind ?? 1) : 1);
+  }
+
   /** Runs the next batch now, when one waits and fewer than `inFlight` are running. */
   #start(): void {
-    if (this.#running >= this.settings.inFlight || this.#queue.length === 0) return;
+    if (!this.#mayStart()) return;
     this.#running++;
     let released = false;
     const release = (now: boolean) => {

@@ -45,6 +45,8 @@ export interface PgStoreOptions {
   groupCommit?: BatchSettings;
   /** Publish statements in flight at once, pipelined on one connection (PgRoot.pipeline). */
   publishPipeline?: number;
+  /** Publishes waiting before a statement is sent behind one in flight (PG_PUBLISH_PIPELINE_MIN). */
+  publishPipelineMin?: number;
   /** How often the full-text indexes' pending lists are merged after writes (pg-index-upkeep.ts); 0 never. */
   indexUpkeepMs?: number;
   warn?: (message: string, err: unknown) => void;
@@ -77,7 +79,7 @@ export class PgStore implements Store {
     // once (reads by key, searches of few matches) or for their values.
     const batches = opts.groupCommit ?? { maxBatch: 32, inFlight: 1 };
     this.#commits = new PgGroupCommit(db.genericPlans(), batches);
-    this.#publishes = new PgPublishes(db.pipeline(), { maxBatch: batches.maxBatch, inFlight: opts.publishPipeline ?? 2 }, () => this.#leg);
+    this.#publishes = new PgPublishes(db.pipeline(), { maxBatch: batches.maxBatch, inFlight: opts.publishPipeline ?? 2, minBehind: opts.publishPipelineMin ?? 8 }, () => this.#leg);
     this.#upkeep = new PgIndexUpkeep(db, { intervalMs: opts.indexUpkeepMs ?? 5000, writes: () => this.#changes.writes, warn: opts.warn });
     this.objects = mapPgErrors(new PgObjects(db, db.pipelines('generic')));
     this.votes = mapPgErrors(new PgVotes(db));
