@@ -66,7 +66,7 @@ export class BatchQueue<J> {
     return this.#queue.length >= (this.#running > 0 ? (this.settings.minBehind ?? 1) : 1);
   }
 
-  /** Runs the next batch now, when one waits and fewer than `inFlight` are running. */
+  /** Runs the next batch now, where one may start (#mayStart). */
   #start(): void {
     if (!this.#mayStart()) return;
     this.#running++;

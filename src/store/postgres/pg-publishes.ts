@@ -15,7 +15,9 @@
  * this process to read an answer and send the next batch; with two in flight, 22%, and the
  * publishes per second were 1.12 and 1.14 × (two runs of alternating turns). Three in flight
  * made batches smaller (0.95 × two). A batch sent behind another sees what that one inserted:
- * each commits before the next starts.
+ * each commits before the next starts. Behind one in flight, a batch goes once
+ * PG_PUBLISH_PIPELINE_MIN publishes wait (BatchSettings.minBehind): each statement's fixed cost
+ * is then shared by more of them.
  */
 import type { NewEvent } from '../../domain/events.js';
 import type { LiveCriteria } from '../../domain/model.js';
