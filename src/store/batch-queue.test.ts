@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { BatchQueue } from './batch-queue.js';
+import { BatchQueue, type BatchSettings } from './batch-queue.js';
 
 const turn = () => new Promise((r) => setImmediate(r));
 
-/** A queue on one connection whose batches wait until the test ends them, recording what each took and when. */
-function harness() {
+/** A queue (on one connection, unless `settings` say otherwise) whose batches wait until the test ends them, recording what each took and when. */
+function harness(settings: BatchSettings = { maxBatch: 10, inFlight: 1 }) {
   const log: string[] = [];
   const running: { jobs: number[]; release: () => void; end: () => void }[] = [];
-  const queue = new BatchQueue<number>({ maxBatch: 10, inFlight: 1 }, (jobs, release) => {
+  const queue = new BatchQueue<number>(settings, (jobs, release) => {
     log.push(`start ${jobs.join(',')}`);
     return new Promise<void>((end) => running.push({ jobs, release, end: () => { log.push(`end ${jobs.join(',')}`); end(); } }));
   });
@@ -52,13 +52,7 @@ describe('BatchQueue', () => {
   });
 
   it('behind a running batch, starts the next only once minBehind jobs wait, or once the running batch releases', async () => {
-    const log: string[] = [];
-    const running: { release: () => void }[] = [];
-    const queue = new BatchQueue<number>({ maxBatch: 10, inFlight: 2, minBehind: 3 }, (jobs, release) => {
-      log.push(`start ${jobs.join(',')}`);
-      running.push({ release });
-      return new Promise<void>(() => undefined);
-    });
+    const { queue, log, running } = harness({ maxBatch: 10, inFlight: 2, minBehind: 3 });
     // None running: one job goes alone.
     queue.add(1);
     await turn();
