@@ -404,9 +404,11 @@ export class PgSearchIndex implements SearchIndex {
 
   /** Keeps `seen` under `key`, in place of what was: every kept window is dropped first where the windows would pass WINDOW_ROWS_KEPT rows or LEXEMES_KEPT keys. */
   #keepWindow(key: string, seen: WindowSeen): void {
-    this.#windowRows -= this.#windows.get(key)?.rows?.seqs.length ?? 0;
+    const replaced = this.#windows.get(key);
+    this.#windowRows -= replaced?.rows?.seqs.length ?? 0;
     const rows = seen.rows?.seqs.length ?? 0;
-    if (this.#windows.size >= LEXEMES_KEPT || this.#windowRows + rows > WINDOW_ROWS_KEPT) {
+    // A key kept already is replaced in place: the map does not grow.
+    if ((!replaced && this.#windows.size >= LEXEMES_KEPT) || this.#windowRows + rows > WINDOW_ROWS_KEPT) {
       this.#windows.clear();
       this.#windowRows = 0;
     }
