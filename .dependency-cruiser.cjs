@@ -1,10 +1,25 @@
 /**
- * Import directions (npm run lint:deps, part of npm test). The domain is pure rules; schemas
- * are built from the domain; ports name what the domain needs; adapters implement ports and
- * decide no board rule; the service layer is where schemas, domain and ports meet; transports
- * (http, html, cli) sit on top. Tests beside the source may import anything.
+ * Import directions (npm run lint:deps, part of npm test); docs/architecture.md draws them.
+ * domain ← schemas ← ports ← service ← web ← transports (http, html, mcp, events), with the
+ * adapters (store, kv, embed) below the ports and the composition root (app, compose, server,
+ * cli, bench, eval) on top, the one place that names an adapter. Tests beside the source may
+ * import anything.
  */
 const notTest = '\\.test\\.tsx?$';
+const TRANSPORTS = ['http', 'html', 'mcp', 'events'];
+const ADAPTERS = '^src/(store|kv|embed)/';
+const ROOT = '^src/(app|compose|server|config)\\.ts$|^src/(cli|bench|eval)/';
+const SERVICE_AND_UP = `^src/(service|web|${TRANSPORTS.join('|')})/`;
+
+/** One rule per transport: it may not import any of its siblings. */
+const siblings = TRANSPORTS.map((t) => ({
+  name: `transport-${t}-imports-no-other-transport`,
+  comment: `${t}/ is a transport: it builds on the service layer, schemas and web/, never on another transport.`,
+  severity: 'error',
+  from: { path: `^src/${t}/`, pathNot: notTest },
+  to: { path: `^src/(${TRANSPORTS.filter((o) => o !== t).join('|')})/` },
+}));
+
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
@@ -17,10 +32,10 @@ module.exports = {
     },
     {
       name: 'schemas-build-on-the-domain-only',
-      comment: 'Schemas may use domain rules and zod; they never reach the service, transports or adapters.',
+      comment: 'Schemas may use domain rules and zod; nothing else of the board.',
       severity: 'error',
       from: { path: '^src/schemas/', pathNot: notTest },
-      to: { path: '^src/(service|http|html|mcp|cli|store|kv|embed|search|registry|identity|transfer|net|config|compose|app)' },
+      to: { path: '^src/', pathNot: '^src/(schemas|domain)/' },
     },
     {
       name: 'ports-name-no-adapter',
@@ -31,17 +46,53 @@ module.exports = {
     },
     {
       name: 'adapters-decide-no-board-rule',
-      comment: 'Store, kv and embedder adapters implement ports; they do not call the service or the transports.',
+      comment: 'Store, kv and embedder adapters implement ports; they reach no service, web code, transport, schema or setting.',
       severity: 'error',
-      from: { path: '^src/(store|kv|embed)/', pathNot: notTest },
-      to: { path: '^src/(service|http|html|mcp|cli|schemas|search|registry|transfer|compose|app)' },
+      from: { path: ADAPTERS, pathNot: notTest },
+      to: { path: `${SERVICE_AND_UP}|^src/schemas/|${ROOT}` },
     },
     {
-      name: 'transports-use-ports-not-adapters',
-      comment: 'HTTP, HTML and MCP reach stores only through the ports; compose.ts picks the adapters.',
+      name: 'libraries-stay-below-the-service',
+      comment: 'identity/ (signatures) and net/ (outbound fetches) serve the service and web layers; they call neither.',
       severity: 'error',
-      from: { path: '^src/(http|html|mcp)/', pathNot: notTest },
-      to: { path: '^src/(store|kv|embed)/' },
+      from: { path: '^src/(identity|net)/', pathNot: notTest },
+      to: { path: `${SERVICE_AND_UP}|${ADAPTERS}|${ROOT}` },
+    },
+    {
+      name: 'service-imports-no-transport',
+      comment: 'The service layer is what every transport calls; it knows none of them, no web code, no adapter and no Config.',
+      severity: 'error',
+      from: { path: '^src/service/', pathNot: notTest },
+      to: { path: `^src/(web|${TRANSPORTS.join('|')})/|${ADAPTERS}|${ROOT}` },
+    },
+    {
+      name: 'web-is-shared-by-the-transports',
+      comment: 'web/ is the HTTP plumbing every transport shares (router, middleware, problem answers); it imports none of them.',
+      severity: 'error',
+      from: { path: '^src/web/', pathNot: notTest },
+      to: { path: `^src/(${TRANSPORTS.join('|')})/|${ADAPTERS}|${ROOT}` },
+    },
+    ...siblings,
+    {
+      name: 'transports-call-the-service-only',
+      comment: 'Transports reach the board through src/service; adapters, ports and settings are wired by the composition root.',
+      severity: 'error',
+      from: { path: `^src/(${TRANSPORTS.join('|')})/`, pathNot: notTest },
+      to: { path: `${ADAPTERS}|^src/(ports|identity|net)/|${ROOT}` },
+    },
+    {
+      name: 'config-names-no-adapter',
+      comment: 'config.ts reads the environment into plain settings (typed from the domain and the ports); it imports no adapter, service or transport.',
+      severity: 'error',
+      from: { path: '^src/config\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(domain|ports)/|^src/paths\\.ts$' },
+    },
+    {
+      name: 'only-the-composition-root-wires-adapters',
+      comment: 'Adapters are chosen in compose.ts (and the commands, benches and evaluation that build boards): nothing else imports one.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `${ADAPTERS}|${ROOT}|${notTest}` },
+      to: { path: ADAPTERS, dependencyTypesNot: ['type-only'] },
     },
   ],
   options: {

@@ -1,31 +1,31 @@
 /**
- * createApp(services): the whole HTTP surface as a Hono app. No side effects at import; the
- * caller owns the store, kv and clock and closes them.
+ * createApp(wiring): the whole HTTP surface as a Hono app: the shared middleware, then each
+ * transport (pages, JSON API, MCP, events) over the service layer, each given the settings it
+ * reads. No side effects at import; the caller owns the store, kv and clock and closes them.
  */
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { routePath } from 'hono/route';
 import { DomainError, type ErrorCode } from './domain/errors.js';
-import { clientAddress } from './http/client.js';
-import { cors } from './http/middleware/cors.js';
-import type { AppEnv } from './http/env.js';
-import type { AppServices } from './http/services.js';
-import { charge, rateLimit, RateLimitedError, type RatePolicy } from './http/middleware/rate-limit.js';
-import { wantsHtml } from './http/negotiate.js';
-import { PROBLEM_MEDIA_TYPE, PROBLEMS, problemBody } from './http/problem.js';
-import { finishHeaders } from './http/response-headers.js';
-import { Router } from './http/router.js';
-import { registerObjectRoutes } from './http/routes/objects.js';
-import { registerSearchRoutes } from './http/routes/search.js';
-import { registerSystemRoutes } from './http/routes/system.js';
-import { registerTopicRoutes } from './http/routes/topics.js';
-import { registerAdminRoutes } from './http/routes/admin.js';
-import { registerServerRoutes } from './http/routes/servers.js';
-import { registerKeyRoutes } from './http/routes/keys.js';
-import { registerMcpRoutes } from './http/routes/mcp.js';
-import { registerEventRoutes } from './http/routes/events.js';
-import { signatures } from './http/middleware/signature.js';
+import { clientAddress } from './web/client.js';
+import { cors } from './web/middleware/cors.js';
+import type { AppEnv } from './web/env.js';
+import type { TransportDeps, WebSettings } from './web/services.js';
+import type { BoardServices } from './service/services.js';
+import type { Config } from './config.js';
+import type { Kv } from './ports/kv.js';
+import type { Store } from './ports/store.js';
+import { charge, rateLimit, RateLimitedError, type RatePolicy } from './web/middleware/rate-limit.js';
+import { wantsHtml } from './web/negotiate.js';
+import { PROBLEM_MEDIA_TYPE, PROBLEMS, problemBody } from './schemas/problems.js';
+import { finishHeaders } from './web/response-headers.js';
+import { Router } from './web/router.js';
+import { registerApi } from './http/api.js';
+import { registerPages } from './html/routes.js';
+import { registerMcpRoutes } from './mcp/routes.js';
+import { registerEventRoutes } from './events/routes.js';
+import { signatures } from './web/middleware/signature.js';
 import { requestLogger } from './log.js';
 import { KeyDirectory } from './identity/key-directory.js';
 import { renderErrorPage } from './html/pages/error-page.js';
@@ -35,7 +35,23 @@ const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-ac
 /** Paths exempt from rate limiting: health checks and scrapes come from infrastructure, not agents. */
 const UNLIMITED = new Set(['/health', '/metrics']);
 
-export function createApp(services: AppServices): Hono<AppEnv> {
+/** What the composition root hands the app: the service layer and what only the shared middleware reads. */
+export interface AppWiring extends BoardServices {
+  config: Config;
+  store: Store;
+  kv: Kv;
+  /** Key of the anonymous-voter hash. */
+  voterSecret: string;
+}
+
+/** The service layer with the settings one transport reads. */
+function forTransport<S>(w: AppWiring, settings: S): TransportDeps<S> {
+  const web: WebSettings = { trustProxy: w.config.trustProxy, maxBodyBytes: w.config.maxBodyBytes, voterSecret: w.voterSecret };
+  const { board, searcher, events, readCache, keys, health, registry, clock, log, metrics } = w;
+  return { board, searcher, events, readCache, keys, health, registry, clock, log, metrics, web, settings };
+}
+
+export function createApp(services: AppWiring): Hono<AppEnv> {
   const { config, kv, clock, log, metrics } = services;
   const app = new Hono<AppEnv>();
   const router = new Router(app);
@@ -110,7 +126,7 @@ export function createApp(services: AppServices): Hono<AppEnv> {
         if (left?.over) throw new RateLimitedError(left.resetSeconds, anonWrites.name);
       },
       clock,
-      config,
+      settings: { skewSeconds: config.signatures.skewSeconds, maxBodyBytes: config.maxBodyBytes, allowHttpAgents: config.allowPrivateNetwork },
       onKvError: (err) => log.warn({ err }, 'kv store failed; signature nonce not checked'),
     }),
   );
@@ -133,15 +149,12 @@ export function createApp(services: AppServices): Hono<AppEnv> {
     }),
   );
 
-  registerSystemRoutes(router, services);
-  registerObjectRoutes(router, services);
-  registerTopicRoutes(router, services);
-  registerSearchRoutes(router, services);
-  registerAdminRoutes(router, services);
-  registerServerRoutes(router, services);
-  registerKeyRoutes(router, services);
-  registerMcpRoutes(router, services, chargeWrite);
-  registerEventRoutes(router, services, services.events);
+  const { limits, operator, events } = config;
+  // Pages first: a page answers only a browser, and passes every other request to its JSON twin.
+  registerPages(router, forTransport(services, { limits, operator }));
+  registerMcpRoutes(router, forTransport(services, { limits, baseUrl: config.baseUrl, maxStreamsPerClient: events.maxStreamsPerClient }), chargeWrite);
+  registerEventRoutes(router, forTransport(services, { heartbeatMs: events.heartbeatMs, retryMs: events.retryMs, maxStreamsPerClient: events.maxStreamsPerClient }));
+  registerApi(router, forTransport(services, { limits, operator, adminToken: config.adminToken, metricsToken: config.metricsToken, maxStreamsPerClient: events.maxStreamsPerClient }));
 
   const problem = (c: Context<AppEnv>, code: ErrorCode, detail?: string, err?: DomainError) => {
     const body = problemBody(code, c.get('baseUrl') ?? '', detail, err?.errors);

@@ -4,8 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { createApp } from './app.js';
-import type { AppServices } from './http/services.js';
+import { createApp, type AppWiring } from './app.js';
+import { Health } from './service/health.js';
+import { Keys } from './service/keys.js';
+import { RegistryRecords } from './service/registry/records.js';
 import { ConfigError, type Config } from './config.js';
 import { Board } from './service/board.js';
 import { ReadCache } from './service/read-cache.js';
@@ -17,17 +19,17 @@ import { UlidGenerator } from './domain/ulid.js';
 import { MemoryKv } from './kv/memory-kv.js';
 import type { Kv } from './ports/kv.js';
 import type { Store } from './ports/store.js';
-import { EmbedWorker } from './search/embed-worker.js';
-import { PublishVectors } from './search/publish-vectors.js';
-import { Searcher } from './search/search.js';
+import { EmbedWorker } from './service/search/embed-worker.js';
+import { PublishVectors } from './service/search/publish-vectors.js';
+import { Searcher } from './service/search/search.js';
 import { LocalEmbedder } from './embed/local-embedder.js';
 import { OpenAiEmbedder } from './embed/openai-embedder.js';
 import { ThreadedEmbedder } from './embed/threaded-embedder.js';
 import type { Embedder } from './ports/embedder.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
-import type { ProbeRunDeps } from './registry/probe-runner.js';
-import { RegistryRunner } from './registry/runner.js';
-import type { SyncDeps } from './registry/sync.js';
+import type { ProbeRunDeps } from './service/registry/probe-runner.js';
+import { RegistryRunner } from './service/registry/runner.js';
+import type { SyncDeps } from './service/registry/sync.js';
 import { BoardMetrics } from './metrics.js';
 import { APP_VERSION } from './version.js';
 
@@ -143,7 +145,7 @@ export interface Overrides {
 }
 
 export interface Board$ {
-  services: AppServices;
+  services: AppWiring;
   app: ReturnType<typeof createApp>;
   /** Null when there is no semantic leg to feed. */
   worker: EmbedWorker | null;
@@ -215,7 +217,22 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
     retainMin: config.events.retainMin,
     now: () => clock.now(),
   });
-  const services: AppServices = { config, store, kv, board, searcher, clock, log, voterSecret, metrics, events, readCache };
+  const services: AppWiring = {
+    config,
+    store,
+    kv,
+    voterSecret,
+    board,
+    searcher,
+    clock,
+    log,
+    metrics,
+    events,
+    readCache,
+    keys: new Keys({ identity: store.identity, clock }),
+    health: new Health({ store, kv, searcher }),
+    registry: new RegistryRecords({ registry: store.registry, board, registryUrl: config.registry.url }),
+  };
   const registry = registryDeps(config, store, clock, log, metrics);
   const registryRunner = registry ? new RegistryRunner({ kv, clock, log, ...registry, syncIntervalMs: config.registry.syncIntervalSeconds * 1000 }) : null;
   return {

@@ -3,7 +3,7 @@
  * No other module reads `process.env`. Every limit from decisions.md is a setting here, with
  * the decided value as its default. The README's configuration table mirrors this file.
  */
-import type { VectorIndexSettings } from './store/vector-memory.js';
+import type { VectorIndexSettings } from './ports/search-index.js';
 import { z } from 'zod';
 import type { BoardLimits } from './domain/limits.js';
 import { BUNDLED_MODEL } from './paths.js';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Board$ } from './compose.js';
 import type { Config } from './config.js';
-import { adapterErrorResponse, answerBelowApp } from './http/below-app.js';
+import { adapterErrorResponse, answerBelowApp } from './web/below-app.js';
 
 export interface Running {
   server: ServerType;

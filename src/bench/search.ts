@@ -24,7 +24,7 @@ import { LISTS } from '../store/vector-lists.js';
 import { createLogger } from '../log.js';
 import { BUNDLED_MODEL, PACKAGE_ROOT } from '../paths.js';
 import { SERVE_NODE_FLAGS } from '../cli/serve-flags.js';
-import { importNdjson } from '../transfer/ndjson-import.js';
+import { importNdjson } from '../service/transfer/ndjson-import.js';
 import { benchPostgres, benchSchema, type StoreSetup } from './child.js';
 import { commit, writeSection } from './sections.js';
 import { BENCH } from './settings.js';

@@ -8,13 +8,13 @@
 import { buildBoard, openStore, prepareStore, registryDeps } from '../compose.js';
 import { systemClock } from '../clock.js';
 import { VERDICT_LABELS } from '../domain/registry.js';
-import { probeDue } from '../registry/probe-runner.js';
-import { syncRegistry } from '../registry/sync.js';
+import { probeDue } from '../service/registry/probe-runner.js';
+import { syncRegistry } from '../service/registry/sync.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { batchedStdout, createLogger } from '../log.js';
 import { listen } from '../server.js';
-import { exportNdjson } from '../transfer/ndjson-export.js';
-import { ImportError, importNdjson } from '../transfer/ndjson-import.js';
+import { exportNdjson } from '../service/transfer/ndjson-export.js';
+import { ImportError, importNdjson } from '../service/transfer/ndjson-import.js';
 import { main as agentCommand } from '../identity/agent-sign.mjs';
 import { bar, progressLine } from './progress.js';
 import { createReadStream, createWriteStream, statSync } from 'node:fs';

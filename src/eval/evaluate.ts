@@ -12,7 +12,7 @@ import { buildBoard } from '../compose.js';
 import { loadConfig, type Config } from '../config.js';
 import { createLogger } from '../log.js';
 import { BUNDLED_MODEL, EVAL_DIR } from '../paths.js';
-import { importNdjson } from '../transfer/ndjson-import.js';
+import { importNdjson } from '../service/transfer/ndjson-import.js';
 import { ndcgAt10, recallAt5, reciprocalRank } from './metrics.js';
 
 const DAY = 86_400_000;

@@ -8,23 +8,24 @@ import { z } from 'zod';
 import type { Logger } from 'pino';
 import { DomainError } from '../domain/errors.js';
 import type { Actor, StoredObject } from '../domain/model.js';
-import type { Config } from '../config.js';
-import { buildMeta, NOTICE, verifyHint } from '../http/meta.js';
-import { problemBody } from '../http/problem.js';
-import { IdParams, ListQuery, SearchQuery } from '../http/query.js';
-import { searchAnswer } from '../http/routes/search.js';
-import { presenterAt } from '../http/routes/shared.js';
+import type { BoardLimits } from '../domain/limits.js';
+import { buildMeta, NOTICE, verifyHint } from '../service/meta.js';
+import { problemBody } from '../schemas/problems.js';
+import { IdParams, ListQuery, SearchQuery } from '../schemas/query.js';
+import { searchAnswer } from '../service/search/search-answer.js';
+import { presenterAt } from '../service/present.js';
 import { ulid } from '../schemas/fields.js';
 import { parseOrThrow } from '../schemas/parse.js';
 import { OBJECT_TYPES, ROOT_TYPES, type BoardObject } from '../schemas/resources.js';
-import type { Searcher } from '../search/search.js';
+import type { Searcher } from '../service/search/search.js';
 import type { Board } from '../service/board.js';
 import { APP_VERSION } from '../version.js';
 
 export interface McpDeps {
   board: Board;
   searcher: Searcher;
-  config: Pick<Config, 'limits'>;
+  /** The board's limits: the search page size and the topic list's default length. */
+  limits: BoardLimits;
   log: Logger;
   /** The board's agent instructions for a base URL (/instructions). */
   instructions: (baseUrl: string) => string;
@@ -84,10 +85,9 @@ const many = <T>(v: T | T[] | undefined): T[] | undefined => (v === undefined ? 
 const line = (o: BoardObject) => `- ${o.title || '(no title)'} [${o.type}, ${o.state}, ${o.verification_count} verified, ${o.contradiction_count} contradicted] ${o.url}`;
 
 export function boardMcpServer(deps: McpDeps, call: McpCall): McpServer {
-  const { board, searcher, config, log } = deps;
-  const { limits } = config;
+  const { board, searcher, limits, log } = deps;
   const base = call.baseUrl;
-  const present = presenterAt(base, deps);
+  const present = presenterAt(base, board);
   const meta = (path: string, search?: string) => buildMeta(base, `${base}${path}`, search);
   const withNotice = (text: string) => `${text}\n\n${NOTICE}`;
 

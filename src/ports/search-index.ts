@@ -5,6 +5,14 @@
  */
 import type { LiveCriteria, ObjectType, StoredObject } from '../domain/model.js';
 
+/** When the in-memory vectors of one model are scored through the approximate index. */
+export interface VectorIndexSettings {
+  /** From this many vectors of a model on, a query scores only the nearest lists' vectors. */
+  approximateFrom: number;
+  /** How many lists a query scores. */
+  probes: number;
+}
+
 /** What ranking reads of a candidate. */
 export type CandidateFacts = Pick<StoredObject, 'id' | 'createdAt' | 'verificationCount' | 'contradictionCount'>;
 

@@ -25,7 +25,7 @@ import type { Clock, Ids } from '../ports/clock.js';
 import { isReputable } from '../domain/reputation.js';
 import { stateOf, wordsWithheld } from '../domain/state.js';
 import type { TopicCount } from '../ports/object-store.js';
-import type { PublishVectors } from '../search/publish-vectors.js';
+import type { PublishVectors } from './search/publish-vectors.js';
 
 /** A vote page's cursor: the position of its last vote, opaque to clients. */
 function encodeVoteCursor(v: { updatedAt: number; voterId: string }): string {

@@ -1,4 +1,4 @@
-/** Turns stored records into the interface's Object shape (spec §2.1), for every transport. */
+/** Turns stored records into the interface's Object shape, for every transport. */
 import type { BoardObject, Vote } from '../schemas/resources.js';
 import type { LiveCriteria, StoredObject, VoteRecord } from '../domain/model.js';
 import { flagsOf, stateOf, wordsWithheld } from '../domain/state.js';
@@ -53,4 +53,10 @@ export function presentObject(o: StoredObject, ctx: PresentContext, opts: { unbl
 
 export function presentVote(v: VoteRecord): Vote {
   return { kind: v.kind, note: v.note, evidence_url: v.evidenceUrl, voter: v.voter, created_at: iso(v.createdAt), updated_at: iso(v.updatedAt) };
+}
+
+/** A presenter for objects shown under `baseUrl`, as of now: every transport's one way to the Object shape. */
+export function presenterAt(baseUrl: string, board: { live(): LiveCriteria; readonly deps: { limits: { expiringFraction: number } } }): (o: StoredObject) => BoardObject {
+  const ctx = { baseUrl, live: board.live(), expiringFraction: board.deps.limits.expiringFraction };
+  return (o) => presentObject(o, ctx);
 }

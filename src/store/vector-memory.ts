@@ -5,7 +5,7 @@
  * as SQL, one row at a time. Each store keeps its copy current its own way (sqlite-vectors.ts,
  * pg-vectors.ts); the database still decides which of the nearest are live and pass the filters.
  */
-import type { SemanticHit, SemanticQuery } from '../ports/search-index.js';
+import type { SemanticHit, SemanticQuery, VectorIndexSettings } from '../ports/search-index.js';
 import { toCandidate, type CandidateColumns } from './object-columns.js';
 import { CodeRows } from './int8-dot.js';
 import { LISTS, VectorLists } from './vector-lists.js';
@@ -76,13 +76,7 @@ export class SlotIndex {
   }
 }
 
-/** When the vectors of one model are scored through the approximate index (vector-lists.ts). */
-export interface VectorIndexSettings {
-  /** From this many vectors of a model on, a query scores only the nearest lists' vectors. */
-  approximateFrom: number;
-  /** How many lists (of LISTS) a query scores. */
-  probes: number;
-}
+export type { VectorIndexSettings };
 
 export const DEFAULT_VECTOR_INDEX: VectorIndexSettings = { approximateFrom: 100_000, probes: 96 };
 

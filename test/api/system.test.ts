@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AboutDocument, Health, Meta, RootDocument } from '../../src/schemas/resources.js';
-import { PROBLEM_SLUGS } from '../../src/http/problem.js';
+import { PROBLEM_SLUGS } from '../../src/schemas/problems.js';
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
 import { expectValid } from '../helpers/schema.js';
 

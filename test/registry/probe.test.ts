@@ -1,7 +1,7 @@
 /** Probes against real MCP servers on loopback, both protocol eras, no stubs. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { probeServer, type ProbeOptions } from '../../src/registry/probe.js';
+import { probeServer, type ProbeOptions } from '../../src/service/registry/probe.js';
 import {
   startFlakyServer,
   startLegacyServer,

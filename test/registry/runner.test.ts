@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { RegistryRunner } from '../../src/registry/runner.js';
+import type { RegistryRunner } from '../../src/service/registry/runner.js';
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
 import {
   listingItem,

@@ -6,7 +6,7 @@ import { POTION } from '../helpers/paths.js';
 import { openEmbedder } from '../../src/compose.js';
 import { LocalEmbedder } from '../../src/embed/local-embedder.js';
 import { createLogger } from '../../src/log.js';
-import { EmbedWorker } from '../../src/search/embed-worker.js';
+import { EmbedWorker } from '../../src/service/search/embed-worker.js';
 
 const LOCAL = { EMBEDDINGS: 'local', EMBEDDINGS_MODEL: POTION, SEMANTIC_BUDGET_MS: '5000' };
 

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ulidTime } from '../../src/domain/ulid.js';
-import { exportNdjson } from '../../src/transfer/ndjson-export.js';
-import { ImportError, importNdjson } from '../../src/transfer/ndjson-import.js';
+import { exportNdjson } from '../../src/service/transfer/ndjson-export.js';
+import { ImportError, importNdjson } from '../../src/service/transfer/ndjson-import.js';
 import { makeTestBoard, T0, type TestBoard } from '../helpers/board.js';
 import { ROOT } from '../helpers/paths.js';
 

@@ -1,6 +1,6 @@
 /** Home, about and problem-explanation pages. */
 import type { BoardObject, TopicSummary } from '../../schemas/resources.js';
-import type { ProblemKind } from '../../http/problem.js';
+import type { ProblemKind } from '../../schemas/problems.js';
 import { Layout, page } from '../layout.js';
 import { ObjectItem, SearchForm, TopicCounts } from '../object-views.js';
 

@@ -1,7 +1,7 @@
 /** Registry record pages (spec §2.11): the server list, a server's record, a tool. */
 import { VERDICTS, VERDICT_LABELS, type Verdict } from '../../domain/registry.js';
 import { clipChars } from '../../domain/text.js';
-import { serverPath, toolPath } from '../../registry/present.js';
+import { serverPath, toolPath } from '../../service/registry/present.js';
 import type { RegistrySync, ServerDetail, ServerSummary, ToolDetail } from '../../schemas/registry.js';
 import { SPEC_LIMITS } from '../../domain/limits.js';
 import { Layout, page } from '../layout.js';

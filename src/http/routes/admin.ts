@@ -1,15 +1,16 @@
 /** Moderation: hide and unhide, behind `Authorization: Bearer <ADMIN_TOKEN>`. */
-import type { AppServices } from '../services.js';
+import type { ApiDeps } from '../settings.js';
 import { DomainError } from '../../domain/errors.js';
 import { ObjectEnvelope } from '../../schemas/resources.js';
-import { bearerMatches } from '../bearer.js';
-import { IdParams } from '../query.js';
-import type { Router } from '../router.js';
-import { jsonContent, meta, parseParams, presenter, problemResponses, type Ctx } from './shared.js';
-import { json } from '../response-headers.js';
+import { bearerMatches } from '../../web/bearer.js';
+import { IdParams } from '../../schemas/query.js';
+import type { Router } from '../../web/router.js';
+import { meta, parseParams, presenter, type Ctx } from '../../web/request.js';
+import { jsonContent, problemResponses } from '../../web/openapi.js';
+import { json } from '../../web/response-headers.js';
 
-export function registerAdminRoutes(router: Router, s: AppServices): void {
-  const { adminToken } = s.config;
+export function registerAdminRoutes(router: Router, s: ApiDeps): void {
+  const { adminToken } = s.settings;
 
   const requireAdmin = (c: Ctx) => {
     if (!adminToken) throw new DomainError('unauthorized', 'Moderation is disabled on this board (ADMIN_TOKEN is not set).');

@@ -1,14 +1,12 @@
 /** `POST /keys`: register a public key, proving possession by signing the request with it. */
-import type { AppServices } from '../services.js';
-import { DomainError } from '../../domain/errors.js';
-import { thumbprint } from '../../identity/jwk.js';
-import { parseOrThrow } from '../../schemas/parse.js';
+import type { ApiDeps } from '../settings.js';
 import { KeyRegistered, RegisterKeyBody } from '../../schemas/identity.js';
-import type { Router } from '../router.js';
-import { jsonBody, jsonContent, meta, problemResponses } from './shared.js';
-import { json } from '../response-headers.js';
+import type { Router } from '../../web/router.js';
+import { jsonBody, meta } from '../../web/request.js';
+import { jsonContent, problemResponses } from '../../web/openapi.js';
+import { json } from '../../web/response-headers.js';
 
-export function registerKeyRoutes(router: Router, s: AppServices): void {
+export function registerKeyRoutes(router: Router, s: ApiDeps): void {
   router.route(
     {
       method: 'post',
@@ -23,18 +21,8 @@ export function registerKeyRoutes(router: Router, s: AppServices): void {
       },
     },
     async (c) => {
-      const signature = c.get('signature');
-      if (!signature) {
-        throw new DomainError('unauthorized', 'Sign this request with the key you register (HTTP Message Signatures, tag "web-bot-auth"); see /instructions.');
-      }
-      const { jwk } = parseOrThrow(RegisterKeyBody, await jsonBody(c, s));
-      const keyid = thumbprint(jwk);
-      if (keyid !== signature.keyid) {
-        throw new DomainError('unauthorized', `A key registers itself only: this request is signed by ${signature.keyid}, not by the key in the body (${keyid}).`);
-      }
-      const created = await s.store.identity.registerKey(keyid, JSON.stringify(jwk), s.clock.now());
-      const trust_level = (await s.store.identity.isReputable(keyid)) ? 'reputable' : signature.trustLevel;
-      return json(c, { keyid, trust_level, meta: meta(c) }, created ? 201 : 200);
+      const r = await s.keys.register(c.get('signature'), await jsonBody(c, s));
+      return json(c, { keyid: r.keyid, trust_level: r.trustLevel, meta: meta(c) }, r.created ? 201 : 200);
     },
   );
 }

@@ -1,9 +1,7 @@
-/** Publishing, listing, reading, replying to and voting on objects (spec §4.2–4.6, decisions: votes, withdraw). */
-import type { AppServices } from '../services.js';
+/** Publishing, listing, reading, replying to and voting on objects (docs/decisions.md: Votes, Lifetimes and states). */
+import type { ApiDeps } from '../settings.js';
 import type { RootType } from '../../domain/model.js';
 import type { VoteKind } from '../../domain/model.js';
-import { renderListPage } from '../../html/pages/list-page.js';
-import { renderObjectPage } from '../../html/pages/object-page.js';
 import {
   CreateObjectBody,
   CreateReplyBody,
@@ -14,15 +12,14 @@ import {
   VoteBody,
   VoteListEnvelope,
 } from '../../schemas/resources.js';
-import { IdParams, ListQuery, PageQuery, VotesQuery } from '../query.js';
+import { IdParams, ListQuery, PageQuery, VotesQuery } from '../../schemas/query.js';
 import { presentVote } from '../../service/present.js';
-import { verifyHint } from '../meta.js';
-import type { Router } from '../router.js';
-import { actorOf, cachedJson, htmlOrJson, jsonBody, htmlRequested, jsonContent, meta, parseParams, parseQuery, presenter, problemResponses, type Ctx } from './shared.js';
-import { json } from '../response-headers.js';
+import { verifyHint } from '../../service/meta.js';
+import type { Router } from '../../web/router.js';
+import { actorOf, cachedJson, jsonBody, meta, parseParams, parseQuery, presenter, type Ctx } from '../../web/request.js';
+import { htmlOrJson, jsonContent, problemResponses } from '../../web/openapi.js';
+import { json } from '../../web/response-headers.js';
 
-/** Votes shown on an object's page; the rest are in GET /p/{id}/votes. */
-const VOTES_SHOWN = 20;
 const DEFAULT_PAGE = 20;
 
 const PUBLISH: { path: string; type: RootType; body: typeof CreateObjectBody | typeof CreateStatusBody; summary: string }[] = [
@@ -32,7 +29,7 @@ const PUBLISH: { path: string; type: RootType; body: typeof CreateObjectBody | t
   { path: '/status', type: 'status', body: CreateStatusBody, summary: 'Publish a short-lived status note' },
 ];
 
-export function registerObjectRoutes(router: Router, s: AppServices): void {
+export function registerObjectRoutes(router: Router, s: ApiDeps): void {
   const { board } = s;
 
   /** 201 with Location for a new object, 200 with `deduplicated: true` for an identical live one. */
@@ -74,15 +71,9 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
         responses: { 200: htmlOrJson(ObjectListEnvelope, 'A page of live objects'), ...problemResponses(400, 429) },
       },
       async (c) => {
-        const html = htmlRequested(c);
         const q = parseQuery(c, ListQuery);
-        const read = () => board.list(type, { topic: q.topic }, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
-        if (html) {
-          const page = await read();
-          return c.html(renderListPage({ now: s.clock.now(), title: noun, path, objects: page.items.map(presenter(c, s)), nextCursor: page.nextCursor, topic: q.topic }));
-        }
         return cachedJson(c, s, async () => {
-          const page = await read();
+          const page = await board.list(type, { topic: q.topic }, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
           return { body: { objects: page.items.map(presenter(c, s)), next_cursor: page.nextCursor, meta: meta(c) }, shown: page.items };
         });
       },
@@ -99,22 +90,13 @@ export function registerObjectRoutes(router: Router, s: AppServices): void {
       responses: { 200: htmlOrJson(ObjectDetailEnvelope, 'The object and replies'), ...problemResponses(400, 404, 429) },
     },
     async (c) => {
-      const html = htmlRequested(c);
       const { id } = parseParams(c, IdParams);
       const q = parseQuery(c, PageQuery);
-      const read = async () => {
+      return cachedJson(c, s, async () => {
         const d = await board.detail(id, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
         const present = presenter(c, s);
-        return { d, object: present(d.object), replies: { objects: d.replies.items.map(present), next_cursor: d.replies.nextCursor } };
-      };
-      if (html) {
-        const { d, object, replies } = await read();
-        const votes = await board.votesOf(d.object, { limit: VOTES_SHOWN });
-        return c.html(renderObjectPage({ now: s.clock.now(), object, replies: replies.objects, nextCursor: replies.next_cursor, votes: votes.items.map(presentVote), moreVotes: votes.nextCursor !== null }));
-      }
-      return cachedJson(c, s, async () => {
-        const { d, object, replies } = await read();
-        return { body: { object, replies, meta: meta(c, verifyHint(c.get('baseUrl'))) }, shown: [d.object, ...d.replies.items] };
+        const replies = { objects: d.replies.items.map(present), next_cursor: d.replies.nextCursor };
+        return { body: { object: present(d.object), replies, meta: meta(c, verifyHint(c.get('baseUrl'))) }, shown: [d.object, ...d.replies.items] };
       });
     },
   );

@@ -1,0 +1,20 @@
+/** A validated search run and shaped as the interface's search answer, but for meta: every transport answers alike. */
+import type { z } from 'zod';
+import type { StoredObject } from '../../domain/model.js';
+import type { SearchQuery } from '../../schemas/query.js';
+import type { BoardObject } from '../../schemas/resources.js';
+import type { Searcher } from './search.js';
+
+export async function searchAnswer(searcher: Searcher, q: z.output<typeof SearchQuery>, defaultLimit: number, present: (o: StoredObject) => BoardObject) {
+  const out = await searcher.search({
+    q: q.q,
+    ...(q.type ? { types: q.type } : {}),
+    ...(q.topic ? { topics: q.topic } : {}),
+    mode: q.mode ?? 'hybrid',
+    limit: q.limit ?? defaultLimit,
+  });
+  // The presented object is new to this answer: extended in place rather than copied (docs/performance.md).
+  const results = out.hits.map((h) => Object.assign(present(h.object), { score: h.score, matched_by: h.matchedBy, snippet: h.snippet }));
+  return { query: q.q, results, related_topics: out.related, degraded: out.degraded };
+}
+

@@ -1,0 +1,27 @@
+/** The service layer as the transports receive it: the board's verbs and the readers beside them. */
+import type { Logger } from 'pino';
+import type { BoardMetrics } from '../metrics.js';
+import type { Clock } from '../ports/clock.js';
+import type { Board } from './board.js';
+import type { EventHub } from './event-hub.js';
+import type { Health } from './health.js';
+import type { Keys } from './keys.js';
+import type { ReadCache } from './read-cache.js';
+import type { RegistryRecords } from './registry/records.js';
+import type { Searcher } from './search/search.js';
+
+export interface BoardServices {
+  /** Publish, reply, vote, withdraw, moderate, list, read, topics. */
+  board: Board;
+  searcher: Searcher;
+  /** Follows the event log for streams. */
+  events: EventHub;
+  /** JSON read answers, kept while exact. */
+  readCache: ReadCache;
+  keys: Keys;
+  health: Health;
+  registry: RegistryRecords;
+  clock: Clock;
+  log: Logger;
+  metrics: BoardMetrics;
+}
