@@ -1,6 +1,6 @@
 /**
- * States and flags (decisions.md, Lifetimes and states). Stores do not evaluate "live": they
- * keep `liveUntil` as computed here, and filter on `live_until > now`.
+ * States and flags (docs/decisions.md, Lifetimes and states). Stores do not evaluate "live":
+ * they keep `liveUntil` as computed here, and filter on `live_until > now`.
  */
 import type { LiveCriteria, ObjectState, StoredObject } from './model.js';
 
@@ -19,6 +19,15 @@ export const isDisputed = (o: Counts, minContradictions: number): boolean =>
  */
 export function liveUntil(o: StandingFacts, minContradictions: number): number {
   return o.hidden || o.withdrawn || isDisputed(o, minContradictions) ? 0 : o.expiresAt;
+}
+
+/**
+ * The instant an object stops wanting a vector: its expiry, or 0 once withdrawn. Expired and
+ * withdrawn are final; a hidden or disputed object may come back, so it keeps its vector and
+ * its place in the embedding queue.
+ */
+export function vectorWantedUntil(o: Pick<StoredObject, 'withdrawn' | 'expiresAt'>): number {
+  return o.withdrawn ? 0 : o.expiresAt;
 }
 
 /**

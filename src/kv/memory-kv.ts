@@ -1,4 +1,5 @@
 /** In-process Kv: a Map with expiry. One process only; use Redis to share limits across processes. */
+import { fixedWindow } from '../domain/rate-window.js';
 import type { Kv, WindowCount } from '../ports/kv.js';
 
 interface Entry {
@@ -13,9 +14,7 @@ export class MemoryKv implements Kv {
 
   async hit(key: string, windowMs: number, now: number): Promise<WindowCount> {
     this.#check();
-    const windowStart = now - (now % windowMs);
-    const resetAt = windowStart + windowMs;
-    const k = `${key}@${windowStart}`;
+    const { counterKey: k, resetAt } = fixedWindow(key, windowMs, now);
     const entry = this.#live(k, now);
     const count = entry ? Number(entry.value) + 1 : 1;
     this.#entries.set(k, { value: String(count), expiresAt: resetAt });

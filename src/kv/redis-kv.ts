@@ -4,6 +4,7 @@
  * Counters use the caller's clock for the window and Redis expiry to forget old windows.
  */
 import { Redis } from 'ioredis';
+import { fixedWindow } from '../domain/rate-window.js';
 import type { Kv, WindowCount } from '../ports/kv.js';
 
 /** Take or renew: set when free, extend when the caller holds it, refuse otherwise — atomically. */
@@ -42,9 +43,7 @@ export class RedisKv implements Kv {
   }
 
   async hit(key: string, windowMs: number, now: number): Promise<WindowCount> {
-    const windowStart = now - (now % windowMs);
-    const resetAt = windowStart + windowMs;
-    const k = `${key}@${windowStart}`;
+    const { counterKey: k, resetAt } = fixedWindow(key, windowMs, now);
     const results = await this.#redis.multi().incr(k).pexpire(k, windowMs).exec();
     const [err, count] = results?.[0] ?? [new Error('redis transaction failed'), 0];
     if (err) throw err;

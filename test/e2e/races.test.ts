@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrations } from '../../src/store/sqlite/migrations.js';
+import { migrations } from '../../src/store/sqlite/sqlite-migrations.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { ROOT, startServer } from '../helpers/cli.js';
 

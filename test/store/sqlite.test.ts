@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
-import { migrations } from '../../src/store/sqlite/migrations.js';
+import { migrations } from '../../src/store/sqlite/sqlite-migrations.js';
 import { SELECT_OBJECT } from '../../src/store/sqlite/sqlite-rows.js';
 import { SqliteStore, type SqliteStoreOptions } from '../../src/store/sqlite/sqlite-store.js';
 import { expectUpgraded, oldRows } from './standing-upgrade.case.js';

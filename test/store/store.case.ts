@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventOf } from '../../src/domain/events.js';
+import { vectorWantedUntil } from '../../src/domain/state.js';
 import type { ObjectType } from '../../src/domain/model.js';
 import type { LiveCriteria } from '../../src/domain/model.js';
 import { ManualClock } from '../../src/clock.js';
@@ -636,6 +637,25 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         expect(await store.embeddings.claim(live(), 10, LEASE)).toEqual([]);
         clock.advance(60_000);
         expect((await store.embeddings.claim(live(), 10, LEASE)).map((j) => [j.id, j.attempts])).toEqual([[a.id, 1]]);
+      });
+
+      it('keeps in the queue exactly the objects the domain rule says still want a vector', async () => {
+        const kept = await insert();
+        const hidden = await insert();
+        const disputed = await insert({ contradictionCount: 3 });
+        const withdrawn = await insert();
+        const expired = await insert({ expiresAt: T0 + 5 });
+        await store.objects.setHidden(hidden.id, true, live());
+        await store.objects.setWithdrawn(withdrawn.id, live());
+        clock.advance(10);
+        const all = await Promise.all([kept, hidden, disputed, withdrawn, expired].map(async (o) => (await store.objects.get(o.id, live()))!));
+        const wanted = all.filter((o) => vectorWantedUntil(o) > clock.now()).map((o) => o.id);
+        expect(wanted).toEqual([kept.id, hidden.id, disputed.id]);
+        expect((await store.embeddings.claim(live(), 10, LEASE)).map((j) => j.id).sort()).toEqual([...wanted].sort());
+        // What claim dropped is not queued again by a backfill; what it leased stays.
+        expect(await store.embeddings.size()).toBe(wanted.length);
+        await store.embeddings.save('m1', wanted.map((id) => ({ id, vector: null })));
+        expect(await store.embeddings.enqueueMissing('m2', live())).toBe(wanted.length);
       });
 
       it('backfills objects lacking a vector of the current model', async () => {

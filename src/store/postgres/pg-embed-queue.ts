@@ -6,6 +6,7 @@
 import type { LiveCriteria } from '../../domain/model.js';
 import type { EmbedJob, EmbedQueue } from '../../ports/embed-queue.js';
 import { NOTIFY_CHANGED } from './pg-changes.js';
+import { vectorWantedSql } from '../sql-fragments.js';
 import { all, limitSql, one, run } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
 import { flatVectors, MemoryVectors, notifyVectorsSql, PgvectorLeg, VECTORS_CHANNEL } from './pg-vectors.js';
@@ -24,7 +25,7 @@ export class PgEmbedQueue implements EmbedQueue {
       this.db,
       `INSERT INTO embed_queue (seq, enqueued_at)
        SELECT o.seq, @wall FROM objects o
-       WHERE NOT o.withdrawn AND o.expires_at > @now
+       WHERE ${vectorWantedSql('o')}
          AND NOT EXISTS (SELECT 1 FROM object_vectors v WHERE v.seq = o.seq AND v.model = @model)
        ON CONFLICT (seq) DO NOTHING`,
       { now: live.now, model, wall: Date.now() },
@@ -36,13 +37,13 @@ export class PgEmbedQueue implements EmbedQueue {
       for (;;) {
         const rows = await all<{ seq: number; id: string; title: string; content: string; topics: string[]; attempts: number; dead: boolean }>(
           tx,
-          `SELECT q.seq, o.id, o.title, o.content, o.topics, q.attempts, (o.withdrawn OR o.expires_at <= @now) AS dead
+          `SELECT q.seq, o.id, o.title, o.content, o.topics, q.attempts, NOT ${vectorWantedSql('o')} AS dead
            FROM embed_queue q JOIN objects o ON o.seq = q.seq
            WHERE q.next_at <= @now AND q.lease_until <= @now ORDER BY q.next_at, q.seq ${limitSql(limit)}
            FOR UPDATE OF q SKIP LOCKED`,
           { now: live.now },
         );
-        // Final states never need a vector; hidden and disputed objects may come back, so they keep theirs.
+        // Objects past vectorWantedUntil (domain/state.ts) leave the queue instead of being embedded.
         const dead = rows.filter((r) => r.dead).map((r) => r.seq);
         if (dead.length) await run(tx, 'DELETE FROM embed_queue WHERE seq = ANY(@seqs::bigint[])', { seqs: dead });
         const jobs = rows.filter((r) => !r.dead);

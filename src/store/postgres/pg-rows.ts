@@ -4,6 +4,7 @@
  */
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { liveUntil } from '../../domain/state.js';
+import { authorReputableSql, liveParams, liveSql } from '../sql-fragments.js';
 import { STANDING_COLUMNS, standingFacts, toStoredObject, type ObjectColumns, type StandingColumns } from '../object-columns.js';
 import type { PgStatements } from './pg-session.js';
 
@@ -83,8 +84,7 @@ export interface ObjectRow extends ObjectColumns<boolean> {
   topics: string[];
 }
 
-/** "Live" on the table aliased `alias` (parameter @now): `live_until` is kept by domain/state.ts. */
-export const liveSql = (alias: string) => `${alias}.live_until > @now`;
+export { authorReputableSql, limitSql, liveParams, liveSql } from '../sql-fragments.js';
 
 /** An object's own columns, as stored, on the table aliased `o`. */
 const OBJECT_COLUMNS = [
@@ -94,19 +94,11 @@ const OBJECT_COLUMNS = [
   .map((c) => `o.${c}`)
   .join(', ');
 
-/** Whether the author of the object on the table aliased `alias` stands as reputable (reputable_authors). */
-export const authorReputableSql = (alias: string) => `EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = ${alias}.author_id)`;
-
 export const SELECT_OBJECT =
   `${OBJECT_COLUMNS}, (SELECT count(*) FROM objects r WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count, ` +
   `${authorReputableSql('o')} AS author_reputable`;
 
-export const liveParams = (live: LiveCriteria) => ({ now: live.now });
-
 export const toObject = (row: ObjectRow): StoredObject => toStoredObject(row, row.topics, Boolean);
-
-/** A LIMIT clause with the validated count inlined, as in sqlite-rows.ts. */
-export const limitSql = (n: number) => `LIMIT ${Math.max(0, Math.trunc(n))}`;
 
 export async function getObjectRow(db: PgStatements, id: string, live: LiveCriteria): Promise<StoredObject | null> {
   const row = await one<ObjectRow>(db, `SELECT ${SELECT_OBJECT} FROM objects o WHERE o.id = @id`, { id, ...liveParams(live) });

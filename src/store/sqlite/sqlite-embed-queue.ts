@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { LiveCriteria } from '../../domain/model.js';
 import type { EmbedJob, EmbedQueue } from '../../ports/embed-queue.js';
+import { vectorWantedSql } from '../sql-fragments.js';
 import { inList, limitSql, logVectorChange, vectorBlob, type Sql } from './sqlite-rows.js';
 
 export class SqliteEmbedQueue implements EmbedQueue {
@@ -15,7 +16,7 @@ export class SqliteEmbedQueue implements EmbedQueue {
     return this.sql(
       `INSERT OR IGNORE INTO embed_queue (seq, enqueued_at)
        SELECT o.seq, CAST(unixepoch('subsec') * 1000 AS INTEGER) FROM objects o
-       WHERE o.withdrawn = 0 AND o.expires_at > @now
+       WHERE ${vectorWantedSql('o')}
          AND NOT EXISTS (SELECT 1 FROM object_vectors v WHERE v.seq = o.seq AND v.model = @model)`,
     ).run({ now: live.now, model }).changes;
   }
@@ -24,7 +25,7 @@ export class SqliteEmbedQueue implements EmbedQueue {
     // Due jobs in index order, so a poll with nothing due stops at once; work stays bounded by
     // the batch even when the queue is large (an embedder down with a long backlog).
     const due = this.sql(
-      `SELECT q.seq, o.id, o.title, o.content, o.topics, q.attempts, (o.withdrawn = 1 OR o.expires_at <= @now) AS dead
+      `SELECT q.seq, o.id, o.title, o.content, o.topics, q.attempts, NOT ${vectorWantedSql('o')} AS dead
        FROM embed_queue q JOIN objects o ON o.seq = q.seq
        WHERE q.next_at <= @now AND q.lease_until <= @now ORDER BY q.next_at, q.seq ${limitSql(limit)}`,
     );
@@ -35,7 +36,7 @@ export class SqliteEmbedQueue implements EmbedQueue {
       .transaction((): EmbedJob[] => {
         for (;;) {
           const rows = due.all({ now: live.now }) as { seq: number; id: string; title: string; content: string; topics: string; attempts: number; dead: number }[];
-          // Final states never need a vector; hidden and disputed objects may come back, so they keep theirs.
+          // Objects past vectorWantedUntil (domain/state.ts) leave the queue instead of being embedded.
           for (const r of rows) if (r.dead) drop.run(r.seq);
           const jobs = rows.filter((r) => !r.dead);
           // A batch of only dead jobs says nothing about what lies behind it: read on.

@@ -10,7 +10,7 @@ import type { EventLog } from '../../ports/event-log.js';
 import { PRUNED_THROUGH, toBoardEvent, type EventColumns } from '../event-rows.js';
 import { limitSql, type Sql } from './sqlite-rows.js';
 
-/** Appends `e` on the connection `sql` prepares for: append(), and a publish in its transaction (sqlite-publish.ts). */
+/** Appends `e` on the connection `sql` prepares for: append(), and a publish in its transaction (sqlite-publishes.ts). */
 export function appendEvent(sql: Sql, e: NewEvent): void {
   sql('INSERT INTO events (kind, object_id, type, topics, thread_id, at) VALUES (?, ?, ?, ?, ?, ?)').run(e.kind, e.objectId, e.type, JSON.stringify(e.topics), e.threadId, e.at);
 }
@@ -34,7 +34,7 @@ export class SqliteEvents implements EventLog {
     else this.#heard.emit('append');
   }
 
-  /** For an event appended inside the open transaction without append() (sqlite-publish.ts): announced if it commits. */
+  /** For an event appended inside the open transaction without append() (sqlite-publishes.ts): announced if it commits. */
   announceAtCommit(): void {
     this.#unannounced = true;
   }

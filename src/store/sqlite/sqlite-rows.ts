@@ -7,6 +7,7 @@ import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { liveUntil } from '../../domain/state.js';
 import type { ObjectVector } from '../../ports/embed-queue.js';
 import type { NewObject } from '../../ports/object-store.js';
+import { authorReputableSql, liveParams, liveSql } from '../sql-fragments.js';
 import { insertedObject, objectParams, STANDING_COLUMNS, standingFacts, toStoredObject, type ObjectColumns, type StandingColumns } from '../object-columns.js';
 
 /** Prepared statements by SQL text, shared by every half of one store. */
@@ -16,35 +17,20 @@ export interface ObjectRow extends ObjectColumns<number> {
   topics: string;
 }
 
-/** "Live" on the table aliased `alias` (parameter @now): `live_until` is kept by domain/state.ts. */
-export const liveSql = (alias: string) => `${alias}.live_until > @now`;
+export { limitSql, liveParams, liveSql } from '../sql-fragments.js';
 
 /** Whether `authorId` stands as reputable now (reputable_authors). */
 export const isReputable = (sql: Sql, authorId: string): boolean => sql('SELECT 1 FROM reputable_authors WHERE author_id = ?').get(authorId) !== undefined;
 
-/** Whether the author of the object on the table aliased `alias` stands as reputable (reputable_authors). */
-const authorReputableSql = (alias: string) => `EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = ${alias}.author_id)`;
-
 /**
- * An object's row with its live reply count and its author's standing. The count goes through
- * the parent index by name: once the file has statistics (ANALYZE, or `PRAGMA optimize` as
- * SQLite advises), sqlite_stat1 says every parent_id shares one value (all NULL on a board of
- * few replies) and the planner scanned the whole table for each object read (4,000 objects:
- * 3.5 ms a page of ten instead of 0.2).
+ * An object's row with its live reply count and its author's standing. The count names the
+ * parent index: with statistics, the planner scanned the whole table instead (docs/performance.md).
  */
 export const SELECT_OBJECT =
   `o.*, (SELECT count(*) FROM objects r INDEXED BY objects_parent_id WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count, ` +
   `${authorReputableSql('o')} AS author_reputable`;
 
-export const liveParams = (live: LiveCriteria) => ({ now: live.now });
-
 export const toObject = (row: ObjectRow): StoredObject => toStoredObject(row, JSON.parse(row.topics) as string[], (v) => v === 1);
-
-/**
- * A LIMIT clause with the count inlined: bound as a parameter, better-sqlite3 passes a double
- * and SQLite runs the same query ten times slower. Counts are validated integers.
- */
-export const limitSql = (n: number) => `LIMIT ${Math.max(0, Math.trunc(n))}`;
 
 /** Quotes a token for an FTS5 MATCH expression. */
 export const ftsToken = (t: string) => `"${t.replace(/"/g, '""')}"`;

@@ -18,14 +18,14 @@ import type { RegistryStore } from '../../ports/registry-store.js';
 import type { SearchIndex } from '../../ports/search-index.js';
 import type { Store, StoreCapabilities, StoreTx } from '../../ports/store.js';
 import type { VoteStore } from '../../ports/vote-store.js';
-import { guard } from './busy.js';
+import { guard } from './sqlite-errors.js';
 import { Checkpointer } from './checkpointer.js';
 import { SearchThread } from './search-thread.js';
-import { publishRow } from './sqlite-publish.js';
+import { publishRow } from './sqlite-publishes.js';
 import type { Sql } from './sqlite-rows.js';
 import { GroupCommit, WriteGate } from './write-gate.js';
 import { useWal } from './wal-mode.js';
-import { migrations } from './migrations.js';
+import { migrations } from './sqlite-migrations.js';
 import { SqliteEmbedQueue } from './sqlite-embed-queue.js';
 import { SqliteEvents } from './sqlite-events.js';
 import { SqliteIdentity } from './sqlite-identity.js';
@@ -81,7 +81,7 @@ export class SqliteStore implements Store {
   /**
    * Opens (creating folders as needed) the file at `path`, or an in-memory database for
    * `:memory:`. The instance returned, and each half, waits at the write gate and maps
-   * busy-database errors to `unavailable` (busy.ts). With `checkpointMs`, a file's log is
+   * busy-database errors to `unavailable` (sqlite-errors.ts). With `checkpointMs`, a file's log is
    * checkpointed by a thread of its own that often, instead of inside commits (checkpointer.ts).
    */
   constructor(path: string, opts: SqliteStoreOptions = {}) {

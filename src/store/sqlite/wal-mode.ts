@@ -8,7 +8,7 @@
  * tried again within the busy timeout, and a retry usually finds the work done.
  */
 import type Database from 'better-sqlite3';
-import { isBusy } from './busy.js';
+import { isBusy } from './sqlite-errors.js';
 
 const RETRY_MS = 10;
 
