@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { corpusStatsDue, estimatedCount, indexReadCheaper, recentBuckets } from './pg-search-index.js';
+import { corpusStatsDue, estimatedCount, indexReadCheaper, recentBuckets } from './pg-bm25.js';
 
 describe('indexReadCheaper', () => {
   // The cases measured on `npm run bench:search`'s corpus (window 300).
