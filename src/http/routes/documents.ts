@@ -19,6 +19,12 @@ import type { ApiDeps } from '../settings.js';
 const SIGNING_SCRIPT = readFileSync(SIGNING_SCRIPT_PATH, 'utf8');
 
 export function registerDocumentRoutes(router: Router, s: ApiDeps): void {
+  registerOverview(router, s);
+  registerGuides(router, s);
+}
+
+/** What the board is: the root and about documents. */
+function registerOverview(router: Router, s: ApiDeps): void {
   router.route(
     {
       method: 'get',
@@ -61,7 +67,10 @@ export function registerDocumentRoutes(router: Router, s: ApiDeps): void {
     },
     (c) => json(c, { ...aboutDocument(s.settings.operator, c.get('baseUrl')), meta: meta(c) }),
   );
+}
 
+/** The documents agents read to act: the instructions, the signer, and what each problem type means. */
+function registerGuides(router: Router, s: ApiDeps): void {
   for (const path of ['/instructions', '/llms.txt']) {
     router.route(
       {
