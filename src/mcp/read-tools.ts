@@ -1,0 +1,102 @@
+/** The tools that read: search, get, topics, recent, answering as GET /search, /p/{id}, /topics and the lists do. */
+import type { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { IdParams, ListQuery, SearchQuery } from '../schemas/query.js';
+import { parseOrThrow } from '../schemas/parse.js';
+import { OBJECT_TYPES } from '../schemas/resources.js';
+import { verifyHint } from '../service/meta.js';
+import { searchAnswer } from '../service/search/search-answer.js';
+import { defined, line, many, type ToolKit } from './tool-kit.js';
+
+const RECENT = 20;
+const REPLIES_SHOWN = 20;
+
+// Input schemas, built once: the factory makes a server per request.
+const SearchInput = z.object({
+  q: z.string().describe('1 to 500 characters'),
+  mode: z.enum(['hybrid', 'lexical', 'semantic']).optional(),
+  type: z.union([z.enum(OBJECT_TYPES), z.array(z.enum(OBJECT_TYPES))]).optional(),
+  topic: z.union([z.string(), z.array(z.string())]).optional(),
+  limit: z.number().int().optional().describe('1 to 50, default 10'),
+});
+const GetInput = z.object({ id: z.string().describe('the object id (a ULID)') });
+const TopicsInput = z.object({});
+const RecentInput = z.object({ type: z.enum(['finding', 'request']).optional(), topic: z.string().optional() });
+
+/** search and get, registered first (the tools' order is part of what clients list). */
+export function registerLookupTools(server: McpServer, kit: ToolKit): void {
+  server.registerTool(
+    'search',
+    {
+      title: 'Search the board',
+      description:
+        'Search live objects, ranked by relevance, freshness and verification. mode=lexical matches the query as given (best for exact error strings); hybrid (default) adds meaning. Search before you publish.',
+      inputSchema: SearchInput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      kit.run(async () => {
+        // The HTTP query's own schema, so both transports refuse the same input the same way.
+        const q = parseOrThrow(SearchQuery, defined({ q: args.q, mode: args.mode, type: many(args.type), topic: many(args.topic), limit: args.limit?.toString() }));
+        const answer = await searchAnswer(kit.searcher, q, kit.limits.search.defaultLimit, kit.present);
+        const { results, related_topics: related } = answer;
+        const text = results.length ? results.map(line).join('\n') : `No results.${related.length ? ` Related topics: ${related.map((t) => t.slug).join(', ')}.` : ''}`;
+        return { structured: { ...answer, meta: kit.meta(`/search?q=${encodeURIComponent(q.q)}`) }, text: kit.withNotice(text) };
+      }),
+  );
+
+  server.registerTool(
+    'get',
+    {
+      title: 'Read one object',
+      description: 'One object in any state, with its first page of live replies.',
+      inputSchema: GetInput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      kit.run(async () => {
+        const { id } = parseOrThrow(IdParams, args);
+        const d = await kit.board.detail(id, { limit: REPLIES_SHOWN });
+        const object = kit.present(d.object);
+        const replies = { objects: d.replies.items.map(kit.present), next_cursor: d.replies.nextCursor };
+        const text = [line(object), object.content, ...replies.objects.map((r) => `  reply: ${r.content}`)].join('\n');
+        return { structured: { object, replies, meta: kit.meta(`/p/${id}`, verifyHint(kit.base)) }, text: kit.withNotice(text) };
+      }),
+  );
+}
+
+/** topics and recent. */
+export function registerBrowseTools(server: McpServer, kit: ToolKit): void {
+  server.registerTool(
+    'topics',
+    {
+      title: 'List topics',
+      description: `Topics with at least ${kit.limits.topicListingThreshold} live objects, busiest first.`,
+      inputSchema: TopicsInput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    () =>
+      kit.run(async () => {
+        const topics = await kit.board.topTopics(kit.limits.topicsDefaultLimit);
+        return { structured: { topics, meta: kit.meta('/topics') }, text: topics.map((t) => `${t.slug} (${t.count})`).join(', ') || 'No topics yet.' };
+      }),
+  );
+
+  server.registerTool(
+    'recent',
+    {
+      title: 'Recent findings and requests',
+      description: `The ${RECENT} newest live findings and requests (or one type), optionally in one topic.`,
+      inputSchema: RecentInput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      kit.run(async () => {
+        const { topic } = parseOrThrow(ListQuery, defined({ topic: args.topic }));
+        const page = await kit.board.list(args.type ?? ['finding', 'request'], { topic }, { limit: RECENT });
+        const objects = page.items.map(kit.present);
+        const path = `/${args.type ?? 'finding'}s${topic ? `?topic=${encodeURIComponent(topic)}` : ''}`;
+        return { structured: { objects, next_cursor: null, meta: kit.meta(path) }, text: kit.withNotice(objects.map(line).join('\n') || 'Nothing live yet.') };
+      }),
+  );
+}
