@@ -19,7 +19,9 @@ import { renderAboutPage, renderHomePage, renderProblemPage } from './pages/info
 import { renderListPage } from './pages/list-page.js';
 import { renderObjectPage } from './pages/object-page.js';
 import { renderSearchPage } from './pages/search-page.js';
-import { renderServerPage, renderServersPage, renderToolPage } from './pages/server-pages.js';
+import { renderServerPage } from './pages/server-page.js';
+import { renderServersPage } from './pages/servers-page.js';
+import { renderToolPage } from './pages/tool-page.js';
 import { renderTopicPage, renderTopicsPage } from './pages/topics-page.js';
 import { STYLESHEET } from './style.js';
 
