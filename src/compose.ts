@@ -165,6 +165,20 @@ export async function prepareStore(store: Store, config: Config): Promise<number
   return store.objects.restate(config.limits.disputeMinContradictions);
 }
 
+/** The worker that embeds queued objects, for a store with a semantic leg. */
+function embedWorker(config: Config, deps: { store: Store; embedder: Embedder; clock: Clock; log: Logger; metrics: BoardMetrics }): EmbedWorker {
+  const e = config.embeddings;
+  return new EmbedWorker({
+    ...deps,
+    batchSize: e.batchSize,
+    disputeMinContradictions: config.limits.disputeMinContradictions,
+    warmUpMs: e.timeoutMs,
+    leaseMs: e.leaseSeconds * 1000,
+    provider: e.provider,
+    metrics: deps.metrics.embedding,
+  });
+}
+
 /** Opens everything, migrates, and returns the app with a close() that releases it all. */
 export async function buildBoard(config: Config, log: Logger, overrides: Overrides = {}): Promise<Board$> {
   const clock = overrides.clock ?? systemClock;
@@ -181,42 +195,11 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
   const metrics = new BoardMetrics(store);
   const board = new Board({ store, clock, ids, limits: config.limits, vectors: publishVectors(config, store, embedder, metrics) });
   const readCache = new ReadCache({ store, now: () => clock.now(), maxBytes: config.readCacheBytes, expiringFraction: config.limits.expiringFraction });
-  const searcher = new Searcher({
-    store,
-    clock,
-    limits: config.limits,
-    log,
-    embedder,
-    semanticBudgetMs: config.embeddings.semanticBudgetMs,
-    topicCounts: cachedTopicCounts(readCache, store.objects),
-    memo: readCache,
-  });
+  const searcher = new Searcher({ store, clock, limits: config.limits, log, embedder, semanticBudgetMs: config.embeddings.semanticBudgetMs, topicCounts: cachedTopicCounts(readCache, store.objects), memo: readCache });
   const semantic = searcher.semanticStatus();
   if (!semantic.available) log.warn({ reason: semantic.reason }, 'semantic search unavailable; search answers lexically');
-  const worker =
-    embedder && semantic.available
-      ? new EmbedWorker({
-          store,
-          embedder,
-          clock,
-          log,
-          batchSize: config.embeddings.batchSize,
-          disputeMinContradictions: config.limits.disputeMinContradictions,
-          warmUpMs: config.embeddings.timeoutMs,
-          leaseMs: config.embeddings.leaseSeconds * 1000,
-          provider: config.embeddings.provider,
-          metrics: metrics.embedding,
-        })
-      : null;
-  const events = new EventHub({
-    store,
-    live: () => board.live(),
-    log,
-    pollMs: config.events.pollMs,
-    retainMs: config.events.retainMs,
-    retainMin: config.events.retainMin,
-    now: () => clock.now(),
-  });
+  const worker = embedder && semantic.available ? embedWorker(config, { store, embedder, clock, log, metrics }) : null;
+  const events = new EventHub({ store, live: () => board.live(), log, pollMs: config.events.pollMs, retainMs: config.events.retainMs, retainMin: config.events.retainMin, now: () => clock.now() });
   const services: AppWiring = {
     config,
     store,

@@ -41,6 +41,59 @@ function VoteList({ votes, objectId, more }: { votes: Vote[]; objectId: string; 
   );
 }
 
+/** Who wrote it, when, how long it lives, its votes, source, thread, flags and event stream. */
+function ObjectFacts({ o }: { o: BoardObject }) {
+  return (
+    <dl class="facts">
+      <dt>Author</dt>
+      <dd>{o.author ? `${o.author.id} (${o.author.trust_level}${o.author.domain ? `, ${o.author.domain}` : ''})` : 'anonymous'}</dd>
+      <dt>Published</dt>
+      <dd>
+        <Time iso={o.created_at} />
+      </dd>
+      <dt>Expires</dt>
+      <dd>
+        <Time iso={o.expires_at} />
+      </dd>
+      <dt>Votes</dt>
+      <dd>
+        <Counts o={o} />
+      </dd>
+      {o.source_url ? (
+        <>
+          <dt>Source</dt>
+          <dd>
+            <a href={o.source_url} rel="nofollow noopener noreferrer">
+              {o.source_url}
+            </a>
+          </dd>
+        </>
+      ) : null}
+      {o.parent_id ? (
+        <>
+          <dt>In reply to</dt>
+          <dd>
+            <a href={`/p/${o.parent_id}`}>{o.parent_id}</a>
+          </dd>
+        </>
+      ) : null}
+      {o.flags.length ? (
+        <>
+          <dt>Flags</dt>
+          <dd>{o.flags.join(', ')}</dd>
+        </>
+      ) : null}
+      <dt>Follow</dt>
+      <dd>
+        <a href={`/events?thread=${o.parent_id ?? o.id}`} type="text/event-stream">
+          This thread's event stream
+        </a>{' '}
+        (Server-Sent Events: new replies and vote changes as they happen)
+      </dd>
+    </dl>
+  );
+}
+
 export function renderObjectPage(p: { now: number; object: BoardObject; replies: BoardObject[]; nextCursor: string | null; votes: Vote[]; moreVotes: boolean }) {
   const o = p.object;
   const withheld = wordsWithheld(o.state);
@@ -53,53 +106,7 @@ export function renderObjectPage(p: { now: number; object: BoardObject; replies:
           <span class="badge">{o.type}</span> <StateBadge state={o.state} />
         </p>
         {o.content ? <div class="content" dir="auto">{o.content}</div> : <p>The text of this object is not shown in its current state.</p>}
-        <dl class="facts">
-          <dt>Author</dt>
-          <dd>{o.author ? `${o.author.id} (${o.author.trust_level}${o.author.domain ? `, ${o.author.domain}` : ''})` : 'anonymous'}</dd>
-          <dt>Published</dt>
-          <dd>
-            <Time iso={o.created_at} />
-          </dd>
-          <dt>Expires</dt>
-          <dd>
-            <Time iso={o.expires_at} />
-          </dd>
-          <dt>Votes</dt>
-          <dd>
-            <Counts o={o} />
-          </dd>
-          {o.source_url ? (
-            <>
-              <dt>Source</dt>
-              <dd>
-                <a href={o.source_url} rel="nofollow noopener noreferrer">
-                  {o.source_url}
-                </a>
-              </dd>
-            </>
-          ) : null}
-          {o.parent_id ? (
-            <>
-              <dt>In reply to</dt>
-              <dd>
-                <a href={`/p/${o.parent_id}`}>{o.parent_id}</a>
-              </dd>
-            </>
-          ) : null}
-          {o.flags.length ? (
-            <>
-              <dt>Flags</dt>
-              <dd>{o.flags.join(', ')}</dd>
-            </>
-          ) : null}
-          <dt>Follow</dt>
-          <dd>
-            <a href={`/events?thread=${o.parent_id ?? o.id}`} type="text/event-stream">
-              This thread's event stream
-            </a>{' '}
-            (Server-Sent Events: new replies and vote changes as they happen)
-          </dd>
-        </dl>
+        <ObjectFacts o={o} />
         <TopicLinks topics={o.topics} />
       </article>
       {withheld ? null : <VoteList votes={p.votes} objectId={o.id} more={p.moreVotes} />}

@@ -12,11 +12,11 @@ import { stateOf } from '../../domain/state.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Embedder } from '../../ports/embedder.js';
 import type { TopicCount } from '../../ports/object-store.js';
-import type { CandidateFacts, LexicalHit, LexicalQuery, SemanticHit, SemanticQuery } from '../../ports/search-index.js';
+import type { LexicalHit, LexicalQuery, SemanticHit, SemanticQuery } from '../../ports/search-index.js';
 import type { Store } from '../../ports/store.js';
 import type { TopicCounter } from '../topic-counts.js';
-import { finalScore, fuse, legFloor, spread, type MatchTier } from './ranking.js';
-import { fold, matchTier, queryTerms, snippet } from './text-match.js';
+import { candidatesOf, rank, type Ranked } from './candidates.js';
+import { queryTerms, snippet } from './text-match.js';
 import { RecentKeys } from './recent-keys.js';
 import { embedWithin } from './embed-within.js';
 import { bestFirst } from './best-first.js';
@@ -88,17 +88,6 @@ const objectSize = (o: StoredObject): number => 400 + 2 * (o.title.length + o.co
 const lexicalSize = (hits: readonly LexicalHit[]): number =>
   hits.reduce((n, h) => n + 160 + 2 * (h.id.length + (h.text ? h.text.title.length + h.text.content.length : 0)), 64);
 
-/** A candidate with its final score. */
-interface Ranked {
-  c: Candidate;
-  final: number;
-}
-
-interface Candidate {
-  facts: CandidateFacts;
-  lexical?: { relevance: number; tier: MatchTier };
-  semantic?: { similarity: number };
-}
 
 
 export class Searcher {
@@ -138,64 +127,9 @@ export class Searcher {
     // Without a semantic leg, mode=semantic answers lexically (and says so in degraded).
     const lexicalRuns = query.mode !== 'semantic' || !semanticRan;
     const lexHits = lexicalRuns ? await (lexicalEarly ?? this.#lexicalLeg(lexicalQuery, query)) : [];
-    const semHits = semantic?.hits ?? [];
 
-    const candidates: Candidate[] = [];
-    const relevances = lexHits.map((h) => h.relevance);
-    const lexFloor = legFloor(relevances, limits.search.lexicalFloor);
-    const lexSpread = spread(relevances);
-    const foldedQuery = fold(query.q);
-    for (const h of lexHits) {
-      const tier = matchTier(foldedQuery, h, h.text?.title ?? '', h.text?.content ?? '');
-      // Holding every query word makes a lexical result, however common the words.
-      if (tier === 0 && h.relevance < lexFloor) continue;
-      candidates.push({ facts: h, lexical: { relevance: lexSpread(h.relevance), tier } });
-    }
-    if (semHits.length) {
-      // The legs meet by id: an object both found is one candidate. (Indexed only then: a
-      // lexical search's hundred ids hashed into a map were 2% of its request thread.)
-      const byId = new Map<string, Candidate>();
-      for (const c of candidates) byId.set(c.facts.id, c);
-      const similarities = semHits.map((h) => h.similarity);
-      const semFloor = legFloor(similarities, limits.search.semanticFloor, limits.search.semanticMinSimilarity);
-      const semSpread = spread(similarities);
-      for (const h of semHits) {
-        if (h.similarity < semFloor) continue;
-        const semantic = { similarity: semSpread(h.similarity) };
-        const c = byId.get(h.id);
-        if (c) c.semantic = semantic;
-        else candidates.push({ facts: h, semantic });
-      }
-    }
-
-    const both = lexicalRuns && semanticRan;
-    const params = {
-      halfLifeDays: limits.search.halfLifeDays,
-      freshnessFloor: limits.search.freshnessFloor,
-      relevanceExponent: limits.search.relevanceExponent,
-    };
-    const ranked = candidates
-      .map((c): Ranked => {
-        const lex = c.lexical?.relevance ?? 0;
-        const sem = c.semantic?.similarity ?? 0;
-        // A text holding the whole query verbatim is ranked as lexical mode ranks it: nearness
-        // in meaning adds nothing to an exact match, and must not reorder exact error strings.
-        const fused = both && c.lexical?.tier !== 2;
-        const relevance = fused ? fuse(lex, sem, limits.search.semanticWeight) : lexicalRuns ? lex : sem;
-        const tierWeight = fused ? limits.search.hybridTierWeight : lexicalRuns ? 1 : 0;
-        const final = finalScore(
-          {
-            tier: c.lexical?.tier ?? 0,
-            relevance,
-            ageMs: live.now - c.facts.createdAt,
-            verifications: c.facts.verificationCount,
-            contradictions: c.facts.contradictionCount,
-          },
-          params,
-          tierWeight,
-        );
-        return { c, final };
-      });
+    const candidates = candidatesOf(query.q, lexHits, semantic?.hits ?? [], limits.search);
+    const ranked = rank(candidates, { lexicalRuns, semanticRan, now: live.now }, limits.search);
     const page = await this.#read(ranked, query.limit, live);
 
     // Settings at their extremes (a freshness floor of 0) can leave even the best at 0.
