@@ -8,7 +8,7 @@
 const notTest = '\\.test\\.tsx?$';
 const TRANSPORTS = ['http', 'html', 'mcp', 'events'];
 const ADAPTERS = '^src/(store|kv|embed)/';
-const ROOT = '^src/(app|compose|server|config)\\.ts$|^src/(cli|bench|eval)/';
+const ROOT = '^src/(app|compose|server|config|config-env)\\.ts$|^src/(cli|bench|eval)/';
 const SERVICE_AND_UP = `^src/(service|web|${TRANSPORTS.join('|')})/`;
 
 /** One rule per transport: it may not import any of its siblings. */
@@ -84,7 +84,7 @@ module.exports = {
       name: 'config-names-no-adapter',
       comment: 'config.ts reads the environment into plain settings (typed from the domain and the ports); it imports no adapter, service or transport.',
       severity: 'error',
-      from: { path: '^src/config\\.ts$' },
+      from: { path: '^src/config(-env)?\\.ts$' },
       to: { path: '^src/', pathNot: '^src/(domain|ports)/|^src/paths\\.ts$' },
     },
     {
