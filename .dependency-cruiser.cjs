@@ -85,7 +85,7 @@ module.exports = {
       comment: 'config.ts reads the environment into plain settings (typed from the domain and the ports); it imports no adapter, service or transport.',
       severity: 'error',
       from: { path: '^src/config(-env)?\\.ts$' },
-      to: { path: '^src/', pathNot: '^src/(domain|ports)/|^src/paths\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(domain|ports)/|^src/(paths|config-env)\\.ts$' },
     },
     {
       name: 'only-the-composition-root-wires-adapters',
