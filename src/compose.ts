@@ -35,7 +35,7 @@ import { APP_VERSION } from './version.js';
 
 /**
  * The store DATABASE_URL names. PostgreSQL's modules (and Redis's, in openKv) load only when
- * named: a board on SQLite does not carry their drivers (about 35 MB of an instance's memory).
+ * named: a board on SQLite does not carry their drivers in its memory.
  */
 export async function openStore(config: Config, log?: Logger): Promise<Store> {
   const d = config.database;
@@ -89,7 +89,7 @@ export function openEmbedder(config: Config): Embedder | null {
       const here = new LocalEmbedder(e.model, e.modelsDir, e.threads);
       if (e.ownThread === false) return here;
       // auto on PostgreSQL: the request thread waits on the database about half its time, and a
-      // static lookup's text costs it less than the hand-over to a thread would (README).
+      // static lookup's text costs it less than the hand-over to a thread would (docs/performance.md).
       if (e.ownThread === 'auto' && config.database.kind === 'postgres' && here.loadStaticLookup()) return here;
       return new ThreadedEmbedder(e.model, e.modelsDir, e.threads);
     }

@@ -49,9 +49,7 @@ export const EnvSchema = z.object({
   /**
    * Batches of write transactions other than publishes in flight at once per process, each on
    * its own pooled connection. Each batch holds the event log's lock through its commit's flush,
-   * so a second one overlaps little, and takes half of what waits: one made the database's CPU
-   * per publish about 15% less (four paired runs, 16 concurrent publishes, when publishes were
-   * batched the same way).
+   * so a second one overlaps little and takes half of what waits: one is cheaper (docs/performance.md).
    */
   PG_GROUP_COMMIT_CONNECTIONS: int(1, 1000).default(1),
   /**
@@ -63,8 +61,7 @@ export const EnvSchema = z.object({
   /**
    * Publishes that must be waiting before a statement is sent behind one still in flight; with
    * none in flight, a statement goes with whatever waits. A statement's fixed cost (its executor
-   * start, its commit) is shared by more publishes: under 16 publishing connections, 8 made the
-   * database's CPU per publish 18% less than 1, and publishes per second 8% more (six alternating turns).
+   * start, its commit) is then shared by more publishes (docs/performance.md).
    */
   PG_PUBLISH_PIPELINE_MIN: int(1, 1000).default(8),
   /**

@@ -112,8 +112,8 @@ interface Target {
 
 /**
  * Measures the targets of one row in SLICES turns, each turn reversing the last's order
- * (A B, B A, A B…): the machine's speed drifts over minutes (floors here moved by 2× between
- * runs), and a drift now falls on a board and its floor alike instead of on one of them.
+ * (A B, B A, A B…): the machine's speed drifts over minutes, and a drift then falls on a board
+ * and its floor alike instead of on one of them.
  */
 async function interleaved<T extends Target[]>(settle: () => Promise<void>, targets: [...T]): Promise<{ [K in keyof T]: Measured }> {
   const seconds = DURATION_S / SLICES;
@@ -194,7 +194,7 @@ async function embedded(url: string): Promise<void> {
  * Waits until the board has answered every request the last slice left in flight: its count of
  * answers (its own /metrics reads aside) stops moving. autocannon stops sending when a slice
  * ends, but the board still works through what it was sent, and that work would fall on the
- * next slice, the floor's or its own (a hybrid slice's, on the lexical one after it: p99 2 ×).
+ * next slice, the floor's or its own.
  */
 async function settled(url: string): Promise<void> {
   const answered = async () => {

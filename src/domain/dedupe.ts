@@ -1,5 +1,5 @@
 /**
- * What makes two objects identical (decisions.md, Deduplication): same type, parent, author,
+ * What makes two objects identical (docs/decisions.md, Deduplication): same type, parent, author,
  * canonical title and content, set of topics and source_url. The key is a hash of those.
  */
 import { hash } from 'node:crypto';
@@ -25,6 +25,6 @@ export function dedupeKey(f: DedupeFields): string {
     [...new Set(f.topics)].sort(),
     f.sourceUrl ?? '',
   ];
-  // One call (Node.js 20.12): a Hash object with update and digest cost three, 1.0 µs against 0.6.
+  // One call (Node.js 20.12): a Hash object with update and digest costs three.
   return hash('sha256', JSON.stringify(parts), 'base64url');
 }

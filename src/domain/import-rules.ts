@@ -1,5 +1,5 @@
 /**
- * What an imported row must satisfy beyond its own fields (decisions.md, Import): its id is
+ * What an imported row must satisfy beyond its own fields (docs/decisions.md, Import): its id is
  * new, and a reply's parent exists (earlier in the file or on the board) and is a root object.
  * Null when the row may go in; otherwise why not.
  */

@@ -1,4 +1,4 @@
-/** Expiry rules (decisions.md table): defaults per type, clamped into [now + min, now + max]. */
+/** Expiry rules (docs/decisions.md, Lifetimes and states): defaults per type, clamped into [now + min, now + max]. */
 import type { BoardLimits } from './limits.js';
 import type { RootType, StoredObject } from './model.js';
 import { DomainError, invalid } from './errors.js';

@@ -1,5 +1,5 @@
 /**
- * The board's rules that are numbers: the interface's fixed limits (spec §8), and the limits
+ * The board's rules that are numbers: the interface's fixed limits, and the limits
  * an operator sets (read by config.ts, handed to the domain so it never reads settings itself).
  */
 import type { RootType } from './model.js';

@@ -1,5 +1,5 @@
 /**
- * Registry record rules (decisions.md, Registry record pages): which remotes are probed, how a
+ * Registry record rules (docs/decisions.md, Registry record pages): which remotes are probed, how a
  * probe's outcome moves a server's verdict, which history events that makes, and when the next
  * probe is due. Pure: no I/O, no clock of its own.
  */
@@ -125,7 +125,7 @@ export function probeTarget(remote: Remote | null): { url: string } | { reason: 
 }
 
 /**
- * What a sync does to one server's record (decisions.md, Registry): a name seen for the first
+ * What a sync does to one server's record (docs/decisions.md, Registry record pages): a name seen for the first
  * time gets its `first-seen` event and is due for a probe at once; a changed endpoint starts
  * the record over, since nothing observed at the old address holds for the new one. `probe`
  * is the reset's outcome and next probe time (null when the server is not probed).

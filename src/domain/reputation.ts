@@ -1,4 +1,4 @@
-/** `reputable` (decisions.md, Identity and trust): earned from other voters' verifications. */
+/** `reputable` (docs/decisions.md, Identity and trust): earned from other voters' verifications. */
 import type { BoardLimits } from './limits.js';
 import type { TrustLevel } from './model.js';
 

@@ -47,7 +47,7 @@ export function stateOf(o: StoredObject, live: LiveCriteria): ObjectState {
 }
 
 /**
- * Hidden and withdrawn objects keep everything but their words (decisions.md): title, content
+ * Hidden and withdrawn objects keep everything but their words (docs/decisions.md): title, content
  * and source are blanked, and neither their replies nor their votes' notes are listed.
  */
 export const wordsWithheld = (state: ObjectState): boolean => state === 'hidden' || state === 'withdrawn';

@@ -1,6 +1,6 @@
 /**
  * Text rules shared by validation, titles and dedupe. "Characters" are Unicode code points
- * after NFC normalisation (decisions.md).
+ * after NFC normalisation (docs/decisions.md).
  */
 /** Text of ASCII characters only: NFC leaves it as it is (not so PLAIN's punctuation below: U+2000 composes to U+2002). */
 const ASCII = /^[\x00-\x7f]*$/;

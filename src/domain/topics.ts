@@ -1,5 +1,5 @@
 /**
- * Topic slugs (decisions.md): NFKD, strip combining marks, lowercase, every run outside
+ * Topic slugs (docs/decisions.md): NFKD, strip combining marks, lowercase, every run outside
  * [a-z0-9] becomes one `-`, trim `-` at both ends.
  */
 export function normalizeTopic(raw: string): string {

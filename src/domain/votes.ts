@@ -1,5 +1,5 @@
 /**
- * What a vote does (decisions.md, Verification and contradiction): one vote per voter and
+ * What a vote does (docs/decisions.md, Votes): one vote per voter and
  * object; the same vote again changes nothing; the other kind moves the vote; a verification
  * sets `last_verified_at`. Stores apply the effect; they do not decide it.
  */

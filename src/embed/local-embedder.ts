@@ -119,7 +119,7 @@ function pipelineEngine({ tokenizer, model }: Extractor, name: string): Engine {
 
 /**
  * A static lookup model with a BERT WordPiece tokenizer (the bundled one), answered without the
- * inference runtime: the same vectors, a tenth of the time (static-lookup.ts, wordpiece.ts).
+ * inference runtime: the same vectors, far faster (static-lookup.ts, wordpiece.ts; docs/performance.md).
  * Null for any other model folder.
  */
 function staticLookupEngine(folder: string): Engine | null {

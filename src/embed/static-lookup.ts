@@ -164,7 +164,7 @@ export function readStaticLookup(onnx: Uint8Array): StaticLookup | null {
  * Each text's vector from its token ids (each below `rows`): the mean of their rows, summed in
  * float64 in token order, as the embedder pools the runtime's output. One dimension at a time
  * over the tokens, its sum in a register: summing rows into an array of sums stored each
- * addition, 22-25 µs a text of 42 tokens here against 13-17 (the same sums, to the last bit).
+ * addition, slower for the same sums to the last bit.
  */
 export function lookupMeans(model: StaticLookup, texts: readonly number[][]): (Float32Array | null)[] {
   const { matrix, dims } = model;

@@ -1,8 +1,8 @@
 /**
  * A local model on a thread of its own. Embedding is CPU work (tokenizing, then the model):
- * on the request thread it held up every request while a batch of publishes was embedded
- * (measured on SQLite under 16 publishing connections: a ninth of the thread, which was the
- * limit). Here the thread takes it, and the request thread only passes texts and vectors.
+ * on the request thread it held up every request while a batch of publishes was embedded, and
+ * on SQLite that thread is the limit. Here the thread takes it, and the request thread only
+ * passes texts and vectors.
  *
  * The thread starts with the first request and loads the model there; if it ends (a crash),
  * what it was asked fails and the next request starts another. It runs from dist/, built from

@@ -1,7 +1,7 @@
 /**
  * The BERT WordPiece tokenizer (BertNormalizer, BertPreTokenizer, WordPiece, [CLS] … [SEP]) as
  * transformers.js runs it, token for token, without its per-character regular expressions and
- * arrays: profiled, transformers.js's tokenizer was a fifth of the board's time to publish.
+ * arrays, which were a large share of the board's time to publish.
  * `fromJson` takes a tokenizer.json and answers null for anything outside this family, which
  * then goes through transformers.js. test/embed/local-fast-path.test.ts holds the two equal.
  */
@@ -125,8 +125,7 @@ export class WordPieceTokenizer {
    * taken a run between spaces at a time: the plain runs, nearly all of them, by the fast path,
    * and only the others character by character.
    * Plain runs next to each other go through the fast path together: cut from a text of wider
-   * characters, each is stored wide too, and lowercasing one then costs a call into ICU (a fifth
-   * of the embedding thread's time, one call per word, before).
+   * characters, each is stored wide too, and lowercasing one then costs a call into ICU per word.
    */
   #words(text: string): string[] {
     if (PLAIN.test(text)) return this.#plainWords(text);

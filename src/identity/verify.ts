@@ -1,5 +1,5 @@
 /**
- * Verifying a signed request (decisions.md, Identity and trust): RFC 9421 HTTP Message
+ * Verifying a signed request (docs/decisions.md, Identity and trust): RFC 9421 HTTP Message
  * Signatures with Ed25519, Web Bot Auth style. The board's rules are checked here — which
  * signature counts (`tag="web-bot-auth"`), the required components and parameters, times with
  * skew, `Content-Digest` (RFC 9530) against the body, where the key comes from — and the

@@ -1,4 +1,4 @@
-/** Key registration (decisions.md, Identity and trust): `POST /keys` and its answer. */
+/** Key registration (docs/decisions.md, Identity and trust): `POST /keys` and its answer. */
 import { z } from 'zod';
 import { readPublicJwk } from '../domain/jwk.js';
 import { Meta, TRUST_LEVELS } from './resources.js';

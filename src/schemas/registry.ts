@@ -1,5 +1,5 @@
 /**
- * Registry record resources (spec §2.11, decisions.md): the JSON behind /servers pages. The
+ * Registry record resources (docs/decisions.md, Registry record pages): the JSON behind /servers pages. The
  * same view feeds the HTML pages, so the two never disagree. All text here is third-party data.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * One zod schema per resource of the interface (spec §2). These drive request validation,
+ * One zod schema per resource of the interface. These drive request validation,
  * the TypeScript types and the OpenAPI document; nothing is described twice.
  */
 import { z } from 'zod';
@@ -84,9 +84,9 @@ export const Problem = z
   .meta({ id: 'Problem' });
 export type Problem = z.infer<typeof Problem>;
 
-// ---- Request bodies (spec §2.8). Unknown fields are rejected so typos never pass silently.
+// ---- Request bodies. Unknown fields are rejected so typos never pass silently.
 
-/** A body topic, normalised to its slug (decisions.md, Topics). */
+/** A body topic, normalised to its slug (docs/decisions.md, Topics). */
 const topicItem = text(1, SPEC_LIMITS.topicInBody).transform((raw, ctx) => {
   const slug = normalizeTopic(raw);
   if (slug.length === 0) ctx.addIssue({ code: 'custom', message: 'has no letters or digits' });
@@ -151,7 +151,7 @@ export const VoteBody = z
   .meta({ id: 'VoteBody' });
 export type VoteBody = z.infer<typeof VoteBody>;
 
-// ---- Envelopes (spec §2.9)
+// ---- Envelopes
 
 export const ObjectEnvelope = z
   .object({ object: BoardObject, deduplicated: z.boolean().optional(), meta: Meta })

@@ -146,8 +146,8 @@ export class EventHub {
 
   async #drain(): Promise<void> {
     if (this.#subs.size === 0) {
-      // Nobody is listening: nothing is read (a query per commit, measured: a quarter of a
-      // publish's statements on PostgreSQL); the next subscriber moves the cursor first.
+      // Nobody is listening: nothing is read (it would be a query per commit); the next
+      // subscriber moves the cursor first.
       this.#behind = true;
       return;
     }

@@ -28,7 +28,7 @@ export interface PresentContext {
 /** `unblanked` keeps the text of hidden and withdrawn objects: for exports (backups), never for callers. */
 export function presentObject(o: StoredObject, ctx: PresentContext, opts: { unblanked?: boolean } = {}): BoardObject {
   const state = stateOf(o, ctx.live);
-  // Hidden and withdrawn objects keep everything but their words (decisions.md).
+  // Hidden and withdrawn objects keep everything but their words (docs/decisions.md).
   const blank = !opts.unblanked && wordsWithheld(state);
   return {
     id: o.id,

@@ -1,8 +1,7 @@
 /**
  * Byte codes of vectors (one signed byte per dimension) kept in WebAssembly memory, and their
  * dot products with a query by 128-bit SIMD: eight dimensions a step (`i32x4.dot_i16x8_s`),
- * several times the speed of the same loop in JavaScript, which profiled as a tenth of a
- * hybrid search. The query is taken as 16-bit integers, scaled so that no sum can overflow
+ * several times the speed of the same loop in JavaScript. The query is taken as 16-bit integers, scaled so that no sum can overflow
  * 32 bits; the products are exact, and the query's rounding moves a similarity by less than 1e-4.
  *
  * The module is assembled here from its instructions (listed as in the text format, with

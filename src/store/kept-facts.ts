@@ -3,9 +3,8 @@
  * as read while the store's change mark stands. The mark moves with every write in any instance
  * or process (a vote, a hide, a withdrawal, an import), and the facts change only by writes, so
  * kept facts are the stored ones; time alone ends an object's life, and is compared at each
- * search. Searches of ever new words ask about the same nearest objects again: on PostgreSQL,
- * reading them each time was a fifth of the database's work per hybrid search; on SQLite, a
- * sixth of the request thread's.
+ * search. Searches of ever new words ask about the same nearest objects again, and reading them
+ * each time was a large share of a hybrid search (docs/performance.md).
  */
 import type { CandidateColumns } from './object-columns.js';
 

@@ -158,7 +158,7 @@ function insertedColumns(p: ReturnType<typeof objectParams>, seq: number, inject
 /**
  * The object `o` as it reads back once inserted with `p` (objectParams) under `seq`: the row
  * holds what was bound, as it was bound, so only its seq and its author's standing are the
- * engine's. Reading the row back cost a tenth of the insert.
+ * engine's, and reading the row back would cost the insert more.
  */
 export const insertedObject = (o: NewObject, p: ReturnType<typeof objectParams>, seq: number, authorReputable: boolean): StoredObject =>
   toStoredObject(insertedColumns(p, seq, o.injectionSuspected, authorReputable), [...o.topics], (v) => v);

@@ -2,7 +2,7 @@
  * How long a count of the objects holding a word stays good enough to weigh that word (BM25's
  * inverse document frequency) in either store: until the board's object count has moved by a
  * hundredth since it was taken. Counting a common word costs in proportion to the objects
- * holding it (on PostgreSQL at 518,000 objects, 200 ms for a word in one of ten), and its
+ * holding it, and its
  * weight moves with the logarithm of its share: a hundredth more or fewer objects moves it by
  * less than that.
  */

@@ -111,8 +111,8 @@ export class ModelVectors {
   readonly #at = new SlotIndex();
   #lists: VectorLists | null = null;
   /**
-   * The first slice's arrays, kept from query to query: at a million vectors a query's probed
-   * slots and scores came to 6 MB of garbage, which the allocator kept as RSS long after.
+   * The first slice's arrays, kept from query to query: made anew, a large board's probed slots
+   * and scores were garbage that the allocator kept as RSS long after.
    */
   readonly #scratch = new Scratch();
   /** How many vectors there were when the lists were learnt. */
@@ -256,7 +256,7 @@ export class ModelVectors {
  * The nearest `q.limit` that are live and pass the filters, nearest first: slices of the
  * nearest go to the database (`liveAmong`, by seq) until enough pass. `liveAmong` answers in
  * the order of the seqs it was given, undefined for each that is not live or does not pass:
- * answered by seq in a map, building and reading it was a tenth of the semantic leg.
+ * answered by seq in a map, building and reading it cost the semantic leg more.
  */
 export async function nearestLive(
   vectors: ModelVectors,

@@ -10,7 +10,7 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 /**
  * The raw body, counted on the stream and refused past `maxBytes` (Content-Length is not
  * trusted). Under node:http it is read from the Node stream itself (`incoming`): turning it into
- * a web ReadableStream first cost a tenth of a publish.
+ * a web ReadableStream first cost each publish more (docs/performance.md).
  */
 export async function readBodyBytes(req: Request, maxBytes: number, incoming?: IncomingMessage): Promise<Uint8Array> {
   const declared = Number(req.headers.get('content-length'));

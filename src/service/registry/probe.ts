@@ -1,5 +1,5 @@
 /**
- * One honest probe of a remote MCP server (decisions.md, Registry record pages): the official
+ * One honest probe of a remote MCP server (docs/decisions.md, Registry record pages): the official
  * client (`@modelcontextprotocol/client`, both protocol eras: `server/discover` first, the
  * `initialize` handshake as fallback), no credentials, `tools/list` over every page, never
  * `tools/call`, one budget for the whole exchange.

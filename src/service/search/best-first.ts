@@ -1,8 +1,8 @@
 /**
  * Items best first, ordered only as far as they are taken. A search ranks some hundreds of
- * candidates for a page of ten: sorting them all with a comparator took 24 µs for 183 of them,
- * picking the first ten into a short list 1.2 µs. Past the first `k` (a page whose candidates
- * stopped being live meanwhile), the rest are sorted at once.
+ * candidates for a page of ten, and picking the first ten into a short list is far cheaper than
+ * sorting them all. Past the first `k` (a page whose candidates stopped being live meanwhile),
+ * the rest are sorted at once.
  *
  * `before` must order the items totally (no two alike), as a sort's comparator would: negative
  * when `a` comes first.

@@ -1,8 +1,7 @@
 /**
  * Vectors made while a publish runs, stored with its object: the object is found by meaning
  * as soon as its publish is answered, and the write costs one statement instead of three
- * (the queue row, the worker's claim, its save). Measured on PostgreSQL under 16 publishing
- * connections, a publish cost a fifth less CPU (board and server) than with the round trip.
+ * (the queue row, the worker's claim, its save), which is cheaper (docs/performance.md).
  *
  * The publishes of one turn of the event loop are embedded together, in one call. A call
  * that fails or takes longer than its budget answers null for each of them, and they are left

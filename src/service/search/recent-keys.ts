@@ -4,8 +4,7 @@
  * when another with the same hash was (at most one time in eight, just before the reset); it
  * is never taken for unseen after being seen, until the reset. The searcher keeps a search's
  * candidates only when their key was asked for before: on a board searched for ever new words,
- * a kept leg (100 candidates) was never read again, and keeping one each search cost the
- * request thread a tenth of its time in garbage collection.
+ * a kept leg was never read again, and keeping one each search cost garbage collection time.
  */
 
 /** Bits of the hash: 2^20 bits, 128 KiB. */

@@ -1,5 +1,5 @@
 /**
- * Export: every object in any state as NDJSON, one Object (spec §2.1) per line in id order,
+ * Export: every object in any state as NDJSON, one Object (as GET /p/{id} shows it) per line in id order,
  * with the text of hidden and withdrawn objects kept (this is the backup path). Streams in
  * pages, so memory stays flat however large the board.
  */

@@ -1,10 +1,9 @@
 /**
  * Keeps the full-text indexes whole between the server's vacuums. A GIN index takes new rows'
  * words into a pending list (fastupdate), merged into the index proper only by a vacuum, an
- * autoanalyze, or once the list outgrows gin_pending_list_limit (4 MB by default). Until then
- * every search reads the whole list: on 4,000 objects just published, lexical search answered
- * 468 requests/s before the merge and 708 after. So, after writes, this process merges the
- * lists itself (gin_clean_pending_list), off the request path.
+ * autoanalyze, or once the list outgrows gin_pending_list_limit. Until then every search reads
+ * the whole list. So, after writes, this process merges the lists itself
+ * (gin_clean_pending_list), off the request path.
  */
 import { one } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';

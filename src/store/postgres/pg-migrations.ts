@@ -218,8 +218,8 @@ CREATE INDEX events_at ON events (at);
   {
     version: 5,
     // A generic plan of the dedupe lookup (a prepared statement after five runs) walked the id
-    // index filtering every row, as it cannot see how selective the key is: 13 ms at 14,000
-    // objects, and publishing slowed as the board grew. Keyed and ordered by id, one index answers.
+    // index filtering every row, as it cannot see how selective the key is, and publishing
+    // slowed as the board grew. Keyed and ordered by id, one index answers.
     name: 'the dedupe lookup answered by one index, whatever the plan',
     sql: `CREATE INDEX objects_dedupe_id ON objects (dedupe_key, id);
 DROP INDEX objects_dedupe;`,
@@ -254,8 +254,8 @@ END $$;`,
   {
     version: 8,
     // A stored generated column is planned again at each execution of an insert: its expression
-    // read back from the catalog, the fold inlined, constants folded. Measured, that was 0.23 ms
-    // of every publish batch's statement (a quarter of a publish alone). The insert computes both
+    // read back from the catalog, the fold inlined, constants folded: a large share of a publish
+    // batch's statement (docs/performance.md). The insert computes both
     // vectors itself (pg-inserts.ts), planned once with it, as these expressions did; they stay
     // NOT NULL, so that no insert can leave them out.
     name: 'the full-text vectors computed by the insert, planned with it',
@@ -267,8 +267,7 @@ END $$;`,
     // The board never deletes an object, and writes a vector or an embedding job only for an
     // object of the same statement or one read back from the queue: the foreign keys only ever
     // checked what holds. Each check was a query and a row lock the WAL records, per vector of
-    // every publish: measured under 16 publishing connections (its own schema each, alternating
-    // runs), publishes 5% faster and the database's CPU per publish 7% less without them.
+    // every publish.
     name: 'no foreign-key checks on the vectors and the embedding queue, which only the board writes',
     sql: `ALTER TABLE object_vectors DROP CONSTRAINT IF EXISTS object_vectors_seq_fkey;
 ALTER TABLE embed_queue DROP CONSTRAINT IF EXISTS embed_queue_seq_fkey;`,
@@ -277,11 +276,9 @@ ALTER TABLE embed_queue DROP CONSTRAINT IF EXISTS embed_queue_seq_fkey;`,
     version: 10,
     // A row over about 2 KB has its largest values moved to the TOAST table, and those were an
     // object's two full-text vectors (each larger than its content): every scan that matched or
-    // scored a row read them back from there. On `npm run bench:search`'s corpus (two sentences
-    // an object), half the rows were so split, and a word's newest 150 matches took 2.8-3.6 ms
-    // to read instead of 1.6-1.8 with every row whole. Rows are now kept whole up to the most
-    // a page holds, and past that the texts leave the row before the vectors do. Rows written
-    // before stay as they were stored.
+    // scored a row read them back from there (docs/performance.md). Rows are now kept whole up
+    // to the most a page holds, and past that the texts leave the row before the vectors do.
+    // Rows written before stay as they were stored.
     name: 'objects kept whole in their rows, full-text vectors last to leave',
     sql: `ALTER TABLE objects SET (toast_tuple_target = 8160);
 ALTER TABLE objects ALTER COLUMN words SET STORAGE MAIN, ALTER COLUMN stems SET STORAGE MAIN;`,
@@ -289,12 +286,10 @@ ALTER TABLE objects ALTER COLUMN words SET STORAGE MAIN, ALTER COLUMN stems SET 
   {
     version: 11,
     // An AND query's window is its newest matches. Off an index of the vectors alone, every
-    // posting of every word was read: at 1,000,000 objects, four words each in a quarter of
-    // them took 39-52 ms. With each row's bucket of 4,096 seqs a second column, a search asks for
-    // the newest buckets too, and GIN reads only their part of each word's postings, skipping to
-    // the rows the buckets hold: 7 ms (pg-search-index.ts, recentBuckets). A query on the
-    // vectors alone uses the index as before. Building both again took under 25 s at 1,000,000
-    // objects (maintenance_work_mem at its 64 MB default), and writes wait meanwhile.
+    // posting of every word was read. With each row's bucket of 4,096 seqs a second column, a
+    // search asks for the newest buckets too, and GIN reads only their part of each word's
+    // postings (pg-bm25.ts, recentBuckets). A query on the vectors alone uses the index as
+    // before. The indexes are built again as this runs, and writes wait meanwhile.
     name: 'full-text indexes that can read the newest rows alone',
     sql: `DROP INDEX objects_words;
 DROP INDEX objects_stems;

@@ -1,8 +1,7 @@
 /**
  * Publishes on PostgreSQL, many to a statement (pg-inserts.ts): those asked for while earlier
- * batches run go into the next, which commits on its own in one round trip. Measured on 16
- * concurrent publishes, a batch of 4 in the group commit's transaction took 8 ms, 1 ms per
- * round trip, and the server's CPU was not the limit.
+ * batches run go into the next, which commits on its own in one round trip, where a shared
+ * transaction took five.
  *
  * Each caller sees what it would alone: a promise settles once the statement, and so its
  * commit, returned. A batch that fails is run again one publish at a time, so that a row the
@@ -10,11 +9,9 @@
  * after a deadlock a publish runs again.
  *
  * The statements go on one connection, pipelined (PgRoot.pipeline): the next batch is sent
- * while the last one runs, so the server starts it the moment the last commits. One at a time,
- * the server's process was idle 30% of the time under 16 publishing connections, waiting for
- * this process to read an answer and send the next batch; with two in flight, 22%, and the
- * publishes per second were 1.12 and 1.14 × (two runs of alternating turns). Three in flight
- * made batches smaller (0.95 × two). A batch sent behind another sees what that one inserted:
+ * while the last one runs, so the server starts it the moment the last commits instead of
+ * idling while this process reads an answer; more in flight made batches smaller
+ * (docs/performance.md). A batch sent behind another sees what that one inserted:
  * each commits before the next starts. Behind one in flight, a batch goes once
  * PG_PUBLISH_PIPELINE_MIN publishes wait (BatchSettings.minBehind): each statement's fixed cost
  * is then shared by more of them.

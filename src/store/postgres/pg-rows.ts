@@ -51,10 +51,9 @@ export async function one<R>(db: PgStatements, sql: string, params: Params = {})
 /**
  * The values of `columns` over the rows of `sql`, a column at a time, sent as one JSON value:
  * for a search's candidates node-postgres would build an object per row and parse every field
- * on its own (100 rows of 10 columns: 170 µs of the board's CPU, against 60 for one JSON
- * value). A column at a time, the server aggregates each column once its type is known, where
- * an array per row looked each value's type up again (the lexical statement 0.42 ms against
- * 0.50), and JSON.parse builds one array per column (15 µs for 87 candidates, against 25).
+ * on its own. A column at a time, the server aggregates each column once its type is known,
+ * where an array per row looked each value's type up again, and JSON.parse builds one array per
+ * column (docs/performance.md).
  * The rows come in no given order, alike in every column: a caller wanting one sorts. Integers,
  * finite floats (shortest exact text either way), booleans and text read back alike.
  */

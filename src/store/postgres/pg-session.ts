@@ -39,7 +39,7 @@ export interface PgRoot extends PgSession {
   /**
    * A session for the write batches, whose statements are planned once per connection and then
    * run on that plan (plan_cache_mode=force_generic_plan): they read and write rows by key, and
-   * planning a publish batch cost 0.44 ms of its 3.1 (pg_stat_statements). Its connections are
+   * planning had been a large share of each batch's time. Its connections are
    * its own, so that a burst of reads never queues a write batch behind it.
    */
   genericPlans(): PgSession;
@@ -71,11 +71,11 @@ const types = {
 /**
  * Statements with parameters are prepared once per connection and then sent by name: a
  * publish's insert costs its text's bytes on the socket and its parse on the server only
- * the first time (measured: 655 → 1,004 publishes/s). Up to PREPARED_MAX distinct texts; past
+ * the first time. Up to PREPARED_MAX distinct texts; past
  * that, a statement is sent whole, so no SQL built from a varying count can grow the
  * server's memory without bound. Every execution is still planned for its own values
  * (plan_cache_mode, set per connection below): a generic plan chosen for one search's words
- * answered another's 15 times slower. Write batches, whose statements go by key, are planned
+ * answered another's far slower. Write batches, whose statements go by key, are planned
  * once, on connections of their own (PgRoot.genericPlans).
  */
 const PREPARED_MAX = 500;
@@ -100,7 +100,7 @@ function statementName(text: string): string | undefined {
  *
  * Either way without JIT: the board's statements are short (windows, pages, keys), and a plan
  * whose estimate crosses jit_above_cost is compiled at every run. A scan priced out as above
- * crossed it, and compiling took 108 ms for a statement of a millisecond.
+ * crossed it, and compiling took a hundred times the statement's own time.
  */
 export function withPlans(url: string, plans: Plans): string {
   const u = new URL(url);
@@ -194,11 +194,8 @@ class PipelinedConnection implements PgStatements {
  * A statement goes to the one with the fewest in flight (the first of those, so statements
  * asked one at a time keep to one), where the server starts it as soon as those ahead of it
  * end. From a pool, each statement waited for a free connection and then woke that
- * connection's server process, which had gone to sleep: under 32 concurrent searches with every
- * query new, searches per second rose from 1,750-1,800 to 2,600-2,700 with one connection of
- * each kind, the board's CPU per search fell from 428 to 290-300 µs and the server's from 416
- * to 291 (side by side, two runs each). Two of each kind gave 2,200-2,370 per second, and
- * hybrid searches a p99 of five to six times their p50.
+ * connection's server process, which had gone to sleep; one connection of each kind did better
+ * than two (docs/performance.md).
  */
 class PipelinedConnections implements PgStatements {
   readonly #connections: { connection: PipelinedConnection; inFlight: number }[];
@@ -241,12 +238,9 @@ export interface PoolOptions {
  * as soon as a freed block or the free top of its heap passes a threshold, and glibc raises
  * the thresholds only once a block past them has been freed: until then, a query that needs
  * some hundreds of kilobytes for a sort or an aggregate maps them afresh at every run, and
- * the kernel zeroes every page again. Measured under searches with every query new: a board's
- * search connections took 35 page faults per search (some took them all, the rest none), and
- * the database's CPU per search was twice what it was with none (1.25 ms against 0.62, every
- * server process counted). Once a block of this size has been freed, a process keeps what its
- * queries free, up to twice this size, for the next (tested: a sort of 1.7 MB took 86 faults
- * at every run before, none after).
+ * the kernel zeroes every page again, which doubled the database's CPU per search
+ * (docs/performance.md). Once a block of this size has been freed, a process keeps what its
+ * queries free, up to twice this size, for the next (tested).
  */
 const FIRST_FREED_BYTES = 4 * 2 ** 20;
 

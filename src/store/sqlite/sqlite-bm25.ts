@@ -2,7 +2,7 @@
  * BM25 as FTS5's `bm25()` computes it (k1 1.2, b 0.75; title 4, topics 2, content 1), worked
  * out here from the candidates' texts. `bm25()` counts, for every query, each term's rows in
  * the index to weigh it (its IDF): on a large board with common words that count alone costs
- * more than ranking the newest matches (at 1,000,000 objects, 14 ms for two words). Here a
+ * more than ranking the newest matches (docs/performance.md). Here a
  * term's count is kept until the index has grown or shrunk by a hundredth, and each candidate's
  * words are counted from its text, so a search costs what its candidates cost.
  * The matches themselves still come from FTS5; only their order is computed here.

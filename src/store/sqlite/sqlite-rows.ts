@@ -84,8 +84,7 @@ export function writeFacts(sql: Sql, id: string, set: string, params: Record<str
  * Each write is a statement of its own, with no trigger and no RETURNING: either makes SQLite
  * open a statement journal (a statement that writes twice and may abort), whose savepoint
  * makes both FTS5 tables flush what they hold as a segment of one object. A group commit's
- * batch then wrote a segment per object, and merged them (measured: 29% fewer instructions
- * per object without, in batches of ten).
+ * batch then wrote a segment per object, and merged them (docs/performance.md).
  */
 export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn?: boolean }, minContradictions: number, vector: ObjectVector | null = null): StoredObject {
   const p = objectParams(o, minContradictions);

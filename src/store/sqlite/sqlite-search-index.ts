@@ -101,7 +101,7 @@ export class SqliteSearchIndex implements SearchIndex {
     if (q.terms.length === 0) return 0;
     const fts = q.stemmed ? 'objects_fts_stem' : 'objects_fts';
     // The index's own matches, unscored and unread, and only until there are enough: FTS5 walks
-    // the terms' lists lazily (at 100,000 objects, 0.07 ms instead of 1.9 for a full count).
+    // the terms' lists lazily, far cheaper than a full count.
     return this.sql(`SELECT count(*) FROM (SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? ${limitSql(upTo)})`)
       .pluck()
       .get(q.terms.map(ftsToken).join(' AND ')) as number;

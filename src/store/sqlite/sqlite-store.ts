@@ -166,7 +166,7 @@ export class SqliteStore implements Store {
     // better-sqlite3 builds SQLite with STAT4. Once a file has sqlite_stat4 samples (an ANALYZE,
     // or the PRAGMA optimize SQLite advises), every statement whose plan could depend on a bound
     // value is prepared again each time that value changes, FTS5's own lookups in its index
-    // included: on the bench's file a lexical search took 680 µs instead of 410. The samples go
+    // included, which slowed every search (docs/performance.md). The samples go
     // at each start (sqlite_stat1's counts stay), and this connection reloads the statistics.
     if (db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_stat4'").get() && db.prepare('SELECT 1 FROM sqlite_stat4 LIMIT 1').get()) {
       db.transaction(() => db.exec('DELETE FROM sqlite_stat4')).immediate();

@@ -8,7 +8,7 @@
  *
  * Not AsyncLocalStorage, which would tell the holder's calls apart by async context: on
  * Node.js 20 it turns on a promise hook for every promise of the process from the first
- * transaction on, which cost 15% of cached reads (19,100 against 22,300 req/s).
+ * transaction on, which slowed every cached read (docs/performance.md).
  */
 import type Database from 'better-sqlite3';
 import { BatchQueue, type Waiting } from '../batch-queue.js';
