@@ -33,7 +33,7 @@ const DEFAULT_LEASE_MS = 5 * 60_000;
 
 /**
  * The text embedded for an object. The title comes twice: with a mean-pooled model a long
- * content otherwise drowns what the object is about (the eval set agrees: EVAL.md).
+ * content otherwise drowns what the object is about (docs/performance.md).
  */
 export function embeddingText(o: { title: string; content: string; topics: readonly string[] }): string {
   return `${o.title}\n${o.title}\n${o.content}\n${o.topics.join(' ').replace(/-/g, ' ')}`;
