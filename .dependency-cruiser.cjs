@@ -9,6 +9,7 @@ const notTest = '\\.test\\.tsx?$';
 const TRANSPORTS = ['http', 'html', 'mcp', 'events'];
 const ADAPTERS = '^src/(store|kv|embed)/';
 const ROOT = '^src/(app|compose|server|config|config-env)\\.ts$|^src/(cli|bench|eval)/';
+const SUPPORT = '^src/(clock|log|metrics|request-metrics|paths|version|worker-requests)\\.ts$';
 const SERVICE_AND_UP = `^src/(service|web|${TRANSPORTS.join('|')})/`;
 
 /** One rule per transport: it may not import any of its siblings. */
@@ -71,6 +72,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/web/', pathNot: notTest },
       to: { path: `^src/(${TRANSPORTS.join('|')})/|${ADAPTERS}|${ROOT}` },
+    },
+    {
+      name: 'support-modules-stay-plain',
+      comment: 'The small modules every layer may use (clock, log, metrics, paths, version, worker requests) reach only ports and each other.',
+      severity: 'error',
+      from: { path: SUPPORT, pathNot: notTest },
+      to: { path: '^src/', pathNot: `^src/ports/|${SUPPORT}` },
     },
     ...siblings,
     {
