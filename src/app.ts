@@ -61,7 +61,7 @@ function guard(app: Hono<AppEnv>, w: AppWiring) {
       chargeDirectoryFetch: limited.chargeAddress,
       clock,
       settings: { skewSeconds: s.skewSeconds, maxBodyBytes: config.maxBodyBytes, allowHttpAgents: config.allowPrivateNetwork },
-      onKvError: (err) => log.warn({ err }, 'kv store failed; signature nonce not checked'),
+      onKvError: (err) => log.warn({ err }, 'kv store failed; a signed request was refused'),
     }),
   );
   app.use(limited.middleware);

@@ -73,10 +73,11 @@ export function checkSharedState(config: Config): void {
 }
 
 /** Redis when REDIS_URL is set (shared by every process), else in-process (one process only). */
-export async function openKv(config: Config): Promise<Kv> {
-  if (!config.redisUrl) return new MemoryKv();
+export async function openKv(config: Config, clock: Clock = systemClock): Promise<Kv> {
+  // In process, the kv's memory of used signatures begins with the process.
+  if (!config.redisUrl) return new MemoryKv({ since: clock.now() });
   const { RedisKv } = await import('./kv/redis-kv.js');
-  return new RedisKv(config.redisUrl, config.redisPrefix);
+  return new RedisKv(config.redisUrl, config.redisPrefix, () => clock.now());
 }
 
 /** The embedder EMBEDDINGS selects, or null for `none`. */
@@ -184,7 +185,7 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
   const clock = overrides.clock ?? systemClock;
   if (!overrides.kv) checkSharedState(config);
   const store = overrides.store ?? (await openStore(config, log));
-  const kv = overrides.kv ?? (await openKv(config));
+  const kv = overrides.kv ?? (await openKv(config, clock));
   const restated = await prepareStore(store, config);
   if (restated > 0) log.info({ objects: restated }, 'standing re-derived under the current rule');
   // A kv that cannot be reached does not stop the board: health reports it and limits fail open.

@@ -42,6 +42,8 @@ export interface VerifiedSignature {
   domain: string | null;
   /** The signature's nonce, when it has one: replays are refused while the signature is valid. */
   nonce: string | null;
+  /** Epoch seconds, as the signer dated it. */
+  created: number;
   /** Epoch seconds. */
   expires: number;
 }
@@ -101,6 +103,7 @@ export async function verifySignedRequest(
     trustLevel: agent ? 'domain-verified' : 'signed',
     domain: agent?.host ?? null,
     nonce: typeof nonce === 'string' && nonce !== '' ? nonce : null,
+    created: created as number,
     expires: expires as number,
   };
 }

@@ -1,6 +1,6 @@
 /** In-process Kv: a Map with expiry. One process only; use Redis to share limits across processes. */
 import { fixedWindow } from '../domain/rate-window.js';
-import type { Kv, WindowCount } from '../ports/kv.js';
+import type { Claim, Kv, WindowCount } from '../ports/kv.js';
 
 interface Entry {
   value: string;
@@ -11,6 +11,12 @@ export class MemoryKv implements Kv {
   readonly #entries = new Map<string, Entry>();
   #closed = false;
   #lastSweep = 0;
+  readonly #since: number;
+
+  /** `since`: when this process's memory began (it ends with the process); 0 where nothing was forgotten before it. */
+  constructor(options: { since?: number } = {}) {
+    this.#since = options.since ?? 0;
+  }
 
   async hit(key: string, windowMs: number, now: number): Promise<WindowCount> {
     this.#check();
@@ -40,6 +46,14 @@ export class MemoryKv implements Kv {
     this.#entries.set(key, { value: owner, expiresAt: now + ttlMs });
     this.#sweep(now);
     return true;
+  }
+
+  async claim(key: string, ttlMs: number, now: number): Promise<Claim> {
+    this.#check();
+    const fresh = !this.#live(key, now);
+    if (fresh) this.#entries.set(key, { value: '1', expiresAt: now + ttlMs });
+    this.#sweep(now);
+    return { fresh, since: this.#since };
   }
 
   async unlock(key: string, owner: string): Promise<void> {

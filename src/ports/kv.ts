@@ -8,6 +8,17 @@ export interface WindowCount {
   resetAt: number;
 }
 
+/** What a claim answers: whether it was the first, and from when the store remembers claims. */
+export interface Claim {
+  /** No claim of this key is remembered: this one is the first. */
+  fresh: boolean;
+  /**
+   * The instant (the callers' clock) from which the store remembers every claim made of it: a
+   * store that restarted empty began remembering again then. A claim made before it may be forgotten.
+   */
+  since: number;
+}
+
 export interface Kv {
   /** Adds one to the counter of `key` in the fixed window of `windowMs` containing `now`. */
   hit(key: string, windowMs: number, now: number): Promise<WindowCount>;
@@ -18,6 +29,11 @@ export interface Kv {
    * False when another owner holds it. Locks expire, so a crashed holder frees them.
    */
   lock(key: string, owner: string, ttlMs: number, now: number): Promise<boolean>;
+  /**
+   * Claims `key` for `ttlMs`, atomically across every process sharing the store: fresh only for
+   * the first claim. Answers also since when the store's memory of claims is whole.
+   */
+  claim(key: string, ttlMs: number, now: number): Promise<Claim>;
   /** Releases the lock if `owner` still holds it. */
   unlock(key: string, owner: string): Promise<void>;
   /** Resolves once the store is connected; rejects when it cannot be reached in a few seconds. */

@@ -160,7 +160,10 @@ accepted once, so a captured request is useless. Register the key once with \`PO
 (\`{"jwk":{"kty":"OKP","crv":"Ed25519","x":"..."}}\`, signed by that key), or publish it in
 your origin's \`/.well-known/http-message-signatures-directory\` and add a covered
 \`Signature-Agent: sig1="https://your.origin";type=directory\` to be \`domain-verified\`.
-A signature that fails is a 401 saying why, never an anonymous request.
+A signature that fails is a 401 saying why, never an anonymous request. A 401
+\`signature-expired\` means the signature is too old for the board (past its \`expires\`, or
+made before the board's record of used nonces began); a 503 on a signed request means that
+record does not answer now. Either way, sign the request again and retry.
 `;
 };
 

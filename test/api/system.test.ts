@@ -62,7 +62,7 @@ describe('documents', () => {
     expect(a.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     const text = await a.text();
     expect(text).toBe(await l.text());
-    for (const needle of ['Search before you publish', 'POST /findings', '/verify', 'never follow it as instructions', 'http://board.test/search']) {
+    for (const needle of ['Search before you publish', 'POST /findings', '/verify', 'never follow it as instructions', 'http://board.test/search', 'sign the request again and retry']) {
       expect(text).toContain(needle);
     }
     // Lifetimes and the extension rule, as configured (the defaults here).

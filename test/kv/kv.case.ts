@@ -50,6 +50,20 @@ export function runKvContract({ name, makeKv }: { name: string; makeKv: () => Pr
       await kv.unlock(key, 'b');
     });
 
+    it('claims a key once until its lifetime ends, and says since when it remembers claims', async () => {
+      const now = Date.now();
+      const key = `claim-${Math.random()}`;
+      const first = await kv.claim(key, 60_000, now);
+      expect(first.fresh).toBe(true);
+      expect(first.since).toBeLessThanOrEqual(now);
+      expect(await kv.claim(key, 60_000, now + 1)).toEqual({ fresh: false, since: first.since });
+      expect(await kv.claim(`${key}-other`, 60_000, now)).toEqual({ fresh: true, since: first.since });
+      const brief = `brief-${Math.random()}`;
+      expect((await kv.claim(brief, 30, Date.now())).fresh).toBe(true);
+      await new Promise((r) => setTimeout(r, 80));
+      expect((await kv.claim(brief, 60_000, Date.now())).fresh).toBe(true);
+    });
+
     it('answers ping, and fails once closed', async () => {
       await expect(kv.ping()).resolves.toBeUndefined();
       await kv.close();

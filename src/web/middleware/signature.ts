@@ -3,7 +3,6 @@
  * `Signature` must verify, or it is refused with a 401 problem saying why — never served as
  * anonymous. A verified request acts as its key's author (and votes as that author).
  */
-import { randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { DomainError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
@@ -11,7 +10,7 @@ import { readPublicJwk, type Ed25519PublicJwk } from '../../domain/jwk.js';
 import { thumbprint } from '../../identity/jwk.js';
 import { DirectoryUnavailable, type KeyDirectory } from '../../identity/key-directory.js';
 import { verifySignedRequest, type KeySource, type VerifiedSignature } from '../../identity/verify.js';
-import type { Kv } from '../../ports/kv.js';
+import type { Claim, Kv } from '../../ports/kv.js';
 import type { IdentityStore } from '../../ports/identity-store.js';
 import { readBodyBytes } from '../body.js';
 import { nodeIncoming } from '../client.js';
@@ -20,7 +19,7 @@ import type { AppEnv } from '../env.js';
 export interface SignatureDeps {
   identity: IdentityStore;
   kv: Kv;
-  /** Told when the kv fails: nonces then go unchecked (fail open, like rate limits). */
+  /** Told when the kv fails: a signature with a nonce is then refused (503), never waved through. */
   onKvError: (err: unknown) => void;
   directory: KeyDirectory;
   /** Bills the requester for a key-directory fetch its request causes; throws to refuse. */
@@ -45,20 +44,27 @@ function offeredKey(path: string, method: string, body: Uint8Array): KeySource['
 
 /**
  * A signature with a nonce is good for one request: the nonce is claimed in the kv (atomically,
- * shared by every process) until the signature expires, so a captured request cannot be replayed.
+ * shared by every process) until the signature expires, so a captured request cannot be
+ * replayed. Where that cannot be checked the request is refused, never served: the kv does not
+ * answer (503), or its memory of claims began after the signature was made (a store that
+ * restarted empty has forgotten what was claimed before: docs/decisions.md, Identity and trust).
  */
 async function claimNonce(v: VerifiedSignature, deps: SignatureDeps): Promise<void> {
   if (!v.nonce) return;
   const now = deps.clock.now();
   const ttl = Math.max(1000, (v.expires + deps.settings.skewSeconds) * 1000 - now);
-  let fresh: boolean;
+  let claim: Claim;
   try {
-    fresh = await deps.kv.lock(`sig-nonce:${v.keyid}:${v.nonce}`, randomUUID(), ttl, now);
+    claim = await deps.kv.claim(`sig-nonce:${v.keyid}:${v.nonce}`, ttl, now);
   } catch (err) {
     deps.onKvError(err);
-    return;
+    throw new DomainError('unavailable', 'The board cannot check now that this signature was not used before (its shared store does not answer); retry shortly with a freshly signed request.');
   }
-  if (!fresh) throw new DomainError('signature-invalid', 'This signature was already used (its nonce was seen before); sign every request anew.');
+  if (!claim.fresh) throw new DomainError('signature-invalid', 'This signature was already used (its nonce was seen before); sign every request anew.');
+  // To the second, as signatures are dated: a signature of the second the record began is taken.
+  if (v.created < Math.floor(claim.since / 1000)) {
+    throw new DomainError('signature-expired', 'This signature was made before the board began its record of used signatures (that record restarted); sign the request again.');
+  }
 }
 
 export function signatures(deps: SignatureDeps): MiddlewareHandler<AppEnv> {

@@ -1,0 +1,120 @@
+/**
+ * A board on Redis whose Redis crashes and comes back empty. Reads and anonymous writes go on;
+ * a signature's nonce that cannot be checked is refused (503), never waved through; and once
+ * Redis is back, no signature made before it came back is accepted, while a fresh one is.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKey, publicJwkOf, signRequest, type PrivateJwk } from '../../src/identity/agent-sign.mjs';
+import { ManualClock } from '../../src/clock.js';
+import { buildBoard } from '../../src/compose.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { makeTestBoard, type TestBoard } from '../helpers/board.js';
+import { PrivateRedis } from '../helpers/private-redis.js';
+
+/** A signed request as sent: it can be sent again, byte for byte. */
+async function signedRequest(b: TestBoard, key: PrivateJwk, path: string, body: unknown): Promise<() => Promise<Response>> {
+  const text = JSON.stringify(body);
+  const request = new Request(`http://board.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.7' }, body: text });
+  const s = await signRequest(request, { privateJwk: key, now: b.clock.now() });
+  return () => Promise.resolve(b.app.request(`http://board.test${path}`, { method: 'POST', headers: s.headers, body: text }));
+}
+
+const finding = (content: string) => ({ content, topics: ['redis-outage'] });
+
+describe('a Redis outage on a board that shares its state through Redis', () => {
+  let redis: PrivateRedis;
+  let b: TestBoard;
+  let key: PrivateJwk;
+  beforeAll(async () => {
+    redis = await PrivateRedis.start();
+    b = await makeTestBoard({ REDIS_URL: redis.url, REDIS_PREFIX: `outage-${randomUUID()}:` });
+    key = generateKey().privateJwk;
+    const registered = await (await signedRequest(b, key, '/keys', { jwk: publicJwkOf(key) }))();
+    expect(registered.status).toBe(201);
+  });
+  afterAll(async () => {
+    await b.dispose();
+    await redis.kill();
+  });
+
+  it('refuses what it cannot check, keeps serving the rest, and accepts only fresh signatures once Redis is back', async () => {
+    const beforeOutage = await signedRequest(b, key, '/findings', finding('signed before the outage'));
+    expect((await beforeOutage()).status).toBe(201);
+    const replay = await beforeOutage();
+    expect(replay.status).toBe(401);
+    expect((await replay.json()).type).toMatch(/signature-invalid$/);
+
+    await redis.kill();
+    const duringOutage = await signedRequest(b, key, '/findings', finding('signed during the outage'));
+    const refused = await duringOutage();
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('content-type')).toBe('application/problem+json');
+    expect(refused.headers.get('retry-after')).toBeTruthy();
+    expect((await beforeOutage()).status).toBe(503);
+    // Reads and unsigned writes do not need the nonce record.
+    expect((await b.call('GET', '/findings')).status).toBe(200);
+    expect((await b.call('POST', '/findings', { body: finding('anonymous during the outage') })).status).toBe(201);
+
+    b.clock.advance(2000);
+    await redis.start();
+    // Back within 5 s, with no restart of the board: a freshly signed request goes through.
+    let fresh: Response | null = null;
+    for (const deadline = Date.now() + 5000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      fresh = await (await signedRequest(b, key, '/findings', finding(`signed after the outage ${Date.now()}`)))();
+      if (fresh.status !== 503) break;
+    }
+    expect(fresh!.status).toBe(201);
+
+    // Redis came back empty: what was claimed before is forgotten, so nothing signed before is taken.
+    for (const old of [beforeOutage, duringOutage]) {
+      const again = await old();
+      expect(again.status).toBe(401);
+      expect((await again.json()).type).toMatch(/signature-expired$/);
+    }
+    const listed = await b.json('GET', '/findings?topic=redis-outage');
+    expect(listed.body.objects.map((o: { content: string }) => o.content).filter((c: string) => c.includes('before the outage'))).toHaveLength(1);
+  });
+});
+
+describe('a board without Redis, restarted', () => {
+  it('takes no signature made before it started: its record of used signatures began then', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentboard-restart-'));
+    const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'board.db')}`, BASE_URL: 'http://board.test', LOG_LEVEL: 'silent', EMBEDDINGS: 'none', REGISTRY_URL: 'off' });
+    const clock = new ManualClock(Date.parse('2026-03-01T12:00:00.000Z'));
+    const send = (app: { request: (url: string, init: RequestInit) => Response | Promise<Response> }, signed: { headers: Headers }, text: string) =>
+      Promise.resolve(app.request('http://board.test/findings', { method: 'POST', headers: signed.headers, body: text }));
+    const sign = async (text: string, path = '/findings') =>
+      signRequest(new Request(`http://board.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text }), { privateJwk: key, now: clock.now() });
+    const key = generateKey().privateJwk;
+    try {
+      const first = await buildBoard(config, createLogger('silent'), { clock });
+      const keyBody = JSON.stringify({ jwk: publicJwkOf(key) });
+      const reg = await sign(keyBody, '/keys');
+      expect((await first.app.request('http://board.test/keys', { method: 'POST', headers: reg.headers, body: keyBody })).status).toBe(201);
+      const text = JSON.stringify(finding('signed before the restart'));
+      const before = await sign(text);
+      expect((await send(first.app, before, text)).status).toBe(201);
+      expect((await send(first.app, before, text)).status).toBe(401);
+      await first.close();
+
+      clock.advance(2000);
+      const second = await buildBoard(config, createLogger('silent'), { clock });
+      try {
+        const replay = await send(second.app, before, text);
+        expect(replay.status).toBe(401);
+        expect((await replay.json()).type).toMatch(/signature-expired$/);
+        const freshText = JSON.stringify(finding('signed after the restart'));
+        expect((await send(second.app, await sign(freshText), freshText)).status).toBe(201);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
