@@ -47,7 +47,7 @@ export async function openStore(config: Config, log?: Logger): Promise<Store> {
   // The pool, for transactions and every statement not below; the group commits' own
   // connections, one per batch in flight (PgRoot.genericPlans); the publishes' one
   // (PgRoot.pipeline); and the pipelined ones of searches and reads by key (PgRoot.pipelines).
-  const pool = { url: d.url, max: d.poolSize, connectTimeoutMs: d.connectTimeoutMs, genericMax: d.groupCommit.inFlight, readPipelines: d.readPipelines };
+  const pool = { url: d.url, max: d.poolSize, connectTimeoutMs: d.connectTimeoutMs, genericMax: d.groupCommit.inFlight, readPipelines: d.readPipelines, lockTimeoutMs: d.lockTimeoutMs };
   return new PgStore(new PoolSession(pool), {
     vectorIndex: d.vectorIndex,
     memoryIndex: d.memoryIndex,

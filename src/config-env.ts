@@ -74,6 +74,8 @@ export const EnvSchema = z.object({
   PG_INDEX_UPKEEP_MS: int(0, 3_600_000).default(5000),
   /** How long a PostgreSQL query waits for a connection before failing (503). */
   DATABASE_CONNECT_TIMEOUT_MS: int(100).default(5000),
+  /** PostgreSQL: how long a request's statement waits for a lock another transaction holds (a hot row) before the request answers 503. */
+  REQUEST_TIMEOUT_MS: int(100, 600_000).default(10_000),
   /** Vectors held in process memory: from this many of one model on, a query scores only the nearest lists (an approximate index). */
   VECTORS_APPROXIMATE_FROM: int(1).default(100_000),
   /** Lists (of 256) such a query scores: more finds more of the exact nearest, at more cost. */

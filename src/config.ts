@@ -22,6 +22,8 @@ export interface Config {
         url: string;
         poolSize: number;
         connectTimeoutMs: number;
+        /** REQUEST_TIMEOUT_MS: how long a statement waits for a lock. */
+        lockTimeoutMs: number;
         groupCommit: { maxBatch: number; inFlight: number };
         publishPipeline: number;
         publishPipelineMin: number;
@@ -126,6 +128,7 @@ function databaseSettings(e: Env): Config['database'] {
         url: e.DATABASE_URL,
         poolSize: e.DATABASE_POOL_SIZE,
         connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+        lockTimeoutMs: e.REQUEST_TIMEOUT_MS,
         groupCommit: { maxBatch: e.PG_GROUP_COMMIT_MAX, inFlight: e.PG_GROUP_COMMIT_CONNECTIONS },
         publishPipeline: e.PG_PUBLISH_PIPELINE,
         publishPipelineMin: e.PG_PUBLISH_PIPELINE_MIN,

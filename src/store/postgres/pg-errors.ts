@@ -19,6 +19,8 @@ export function isUnavailable(err: unknown): boolean {
 export function toDomainError(err: unknown): unknown {
   if (isUnavailable(err)) return new DomainError('unavailable', 'The database is unavailable; retry shortly.');
   const code = (err as { code?: string } | null)?.code ?? '';
+  // lock_timeout (a lock held too long elsewhere) or statement_timeout reached: the work was rolled back.
+  if (code === '55P03' || code === '57014') return new DomainError('unavailable', 'The database did not answer in time (a lock or a statement timed out); nothing was changed. Retry shortly.');
   if (code === '22021' || code === '22P05') return new DomainError('validation-error', 'Text must not contain the NUL character (U+0000).');
   return err;
 }

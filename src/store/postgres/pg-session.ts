@@ -102,9 +102,11 @@ function statementName(text: string): string | undefined {
  * whose estimate crosses jit_above_cost is compiled at every run. A scan priced out as above
  * crossed it, and compiling took a hundred times the statement's own time.
  */
-export function withPlans(url: string, plans: Plans): string {
+export function withPlans(url: string, plans: Plans, lockTimeoutMs?: number): string {
   const u = new URL(url);
   const settings = plans === 'custom' ? ['-c plan_cache_mode=force_custom_plan', '-c jit=off'] : ['-c plan_cache_mode=force_generic_plan', '-c enable_seqscan=off', '-c jit=off'];
+  // A statement waits this long at most for a lock another transaction holds (a hot row), then fails: 503, never a hang.
+  if (lockTimeoutMs !== undefined) settings.push(`-c lock_timeout=${Math.trunc(lockTimeoutMs)}`);
   u.searchParams.set('options', [u.searchParams.get('options'), ...settings].filter(Boolean).join(' '));
   return u.toString();
 }
@@ -167,7 +169,7 @@ class PipelinedConnection implements PgStatements {
     if (this.#closed) return Promise.reject(Object.assign(new Error('the pipelined session is closed'), { code: '08003' }));
     if (!this.#client) {
       // pipeline is missing from the ClientConfig typings of @types/pg.
-      const client = new pg.Client({ connectionString: withPlans(this.opts.url, this.plans), connectionTimeoutMillis: this.opts.connectTimeoutMs, types, pipeline: true } as pg.ClientConfig);
+      const client = new pg.Client({ connectionString: withPlans(this.opts.url, this.plans, this.opts.lockTimeoutMs), connectionTimeoutMillis: this.opts.connectTimeoutMs, types, pipeline: true } as pg.ClientConfig);
       const connecting = client.connect().then(async () => (await freeFirst(client), client));
       const drop = () => {
         if (this.#client === connecting) this.#client = null;
@@ -230,6 +232,8 @@ export interface PoolOptions {
   genericMax?: number;
   /** Connections each kind of pipelines() opens at most, besides those (default 1). */
   readPipelines?: number;
+  /** How long a statement waits for a lock before it fails (REQUEST_TIMEOUT_MS); unset: as the server is configured. */
+  lockTimeoutMs?: number;
 }
 
 /**
@@ -248,7 +252,7 @@ const FIRST_FREED_BYTES = 4 * 2 ** 20;
 const freeFirst = async (client: pg.ClientBase) => void (await client.query(`SELECT length(repeat('x', ${FIRST_FREED_BYTES}))`).catch(() => undefined));
 
 const poolOf = (opts: PoolOptions, plans: Plans, max: number) =>
-  new pg.Pool({ connectionString: withPlans(opts.url, plans), max, connectionTimeoutMillis: opts.connectTimeoutMs, types, onConnect: freeFirst });
+  new pg.Pool({ connectionString: withPlans(opts.url, plans, opts.lockTimeoutMs), max, connectionTimeoutMillis: opts.connectTimeoutMs, types, onConnect: freeFirst });
 
 /** A pool's statements, scripts and transactions: genericPlans()'s, and the root's own (PoolSession). */
 class PooledSession extends Queries implements PgSession {

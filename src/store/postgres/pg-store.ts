@@ -114,6 +114,8 @@ export class PgStore implements Store {
    */
   async migrate(): Promise<void> {
     const pgvector = await this.#db.transaction(async (tx) => {
+      // Migrations may wait for another instance's and take long locks themselves: no lock timeout here.
+      await tx.query('SET LOCAL lock_timeout = 0');
       await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('agentboard-migrate:' || current_schema(), 0))`);
       await tx.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)');
       for (const m of pgMigrations) {
