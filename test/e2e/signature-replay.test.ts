@@ -32,7 +32,7 @@ describe('a Redis outage on a board that shares its state through Redis', () => 
   let key: PrivateJwk;
   beforeAll(async () => {
     redis = await PrivateRedis.start();
-    b = await makeTestBoard({ REDIS_URL: redis.url, REDIS_PREFIX: `outage-${randomUUID()}:` });
+    b = await makeTestBoard({ REDIS_URL: redis.url, REDIS_PREFIX: `outage-${randomUUID()}:`, RATE_LIMIT_ANON_WRITES: '3' });
     key = generateKey().privateJwk;
     const registered = await (await signedRequest(b, key, '/keys', { jwk: publicJwkOf(key) }))();
     expect(registered.status).toBe(201);
@@ -56,9 +56,10 @@ describe('a Redis outage on a board that shares its state through Redis', () => 
     expect(refused.headers.get('content-type')).toBe('application/problem+json');
     expect(refused.headers.get('retry-after')).toBeTruthy();
     expect((await beforeOutage()).status).toBe(503);
-    // Reads and unsigned writes do not need the nonce record.
+    // Reads and unsigned writes do not need the nonce record; rate limits are skipped (fail open), and health says why.
     expect((await b.call('GET', '/findings')).status).toBe(200);
-    expect((await b.call('POST', '/findings', { body: finding('anonymous during the outage') })).status).toBe(201);
+    for (let i = 0; i < 4; i++) expect((await b.call('POST', '/findings', { body: finding(`anonymous during the outage ${i}`), from: '198.51.100.77' })).status).toBe(201);
+    expect((await b.json('GET', '/health')).body).toMatchObject({ status: 'degraded', kv: 'error' });
 
     b.clock.advance(2000);
     await redis.start();
@@ -69,6 +70,11 @@ describe('a Redis outage on a board that shares its state through Redis', () => 
       if (fresh.status !== 503) break;
     }
     expect(fresh!.status).toBe(201);
+    // Rate limits count again, with no restart.
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await b.call('POST', '/findings', { body: finding(`anonymous after the outage ${i}`), from: '198.51.100.78' })).status);
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    expect((await b.json('GET', '/health')).body).toMatchObject({ status: 'ok', kv: 'ok' });
 
     // Redis came back empty: what was claimed before is forgotten, so nothing signed before is taken.
     for (const old of [beforeOutage, duringOutage]) {
