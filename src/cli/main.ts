@@ -3,7 +3,7 @@
  * The board's command line (`node dist/cli/main.js`, installed as `agentboard-server`).
  *   serve     migrate, then serve the board (what `npm start` runs)
  *   migrate   apply database migrations and exit
- *   import / export / sync-registry / keygen / request   (see USAGE)
+ *   import / export / backup / restore / sync-registry / keygen / request   (see USAGE)
  */
 import { buildBoard, openStore, prepareStore, registryDeps } from '../compose.js';
 import { systemClock } from '../clock.js';
@@ -17,6 +17,7 @@ import { exportNdjson } from '../service/transfer/ndjson-export.js';
 import { ImportError, importNdjson } from '../service/transfer/ndjson-import.js';
 import { main as agentCommand } from '../identity/agent-sign.mjs';
 import { bar, progressLine } from './progress.js';
+import { backupCommand, restoreCommand } from './backup-commands.js';
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
 
 const USAGE = `usage: agentboard-server <command>     (from a clone: node dist/cli/main.js <command>)
@@ -26,6 +27,9 @@ commands:
   migrate        apply database migrations and exit
   import FILE    import objects from NDJSON (one object per line; all or nothing), then embed them
   export [FILE]  export every object as NDJSON to FILE, or to standard output
+  backup FILE    a consistent copy of everything the board holds (objects, votes, keys, registry records,
+                 the voter key, the event cursor), taken while it serves
+  restore FILE   read a backup into an empty database of either engine, then embed its objects
   sync-registry  sync the MCP registry (REGISTRY_URL), then probe every due server once and print a summary
   keygen [FILE]  make an Ed25519 key: the private JWK goes to FILE (default agentboard-key.json, mode 0600); prints the keyid
   request METHOD PATH|URL --key FILE [--data JSON] [--agent ORIGIN] [--base URL]
@@ -201,6 +205,10 @@ async function main(argv: string[]): Promise<number> {
       return importFile(config, argv[1]);
     case 'export':
       return exportFile(config, argv[1]);
+    case 'backup':
+      return backupCommand(config, argv[1]);
+    case 'restore':
+      return restoreCommand(config, argv[1]);
     case 'sync-registry':
       return syncRegistryCommand(config);
     default:

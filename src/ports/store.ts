@@ -8,6 +8,7 @@
 import type { NewEvent } from '../domain/events.js';
 import type { LiveCriteria, StoredObject } from '../domain/model.js';
 import type { EmbedQueue, ObjectVector } from './embed-queue.js';
+import type { Backups } from './backup.js';
 import type { EventLog } from './event-log.js';
 import type { IdentityStore } from './identity-store.js';
 import type { NewObject, ObjectStore } from './object-store.js';
@@ -41,6 +42,8 @@ export interface Store {
   readonly identity: IdentityStore;
   /** The push stream's events, for replay and for every instance. */
   readonly events: EventLog;
+  /** Everything the store holds, read in one snapshot for a backup, and written back by a restore. */
+  readonly backups: Backups;
 
   /**
    * Inserts the object unless a live object with the same dedupe key exists, and appends

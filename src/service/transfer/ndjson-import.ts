@@ -66,7 +66,8 @@ export function toBulkObject(value: unknown, line: number, now: number, limits: 
   const createdAt = d.created_at ? Date.parse(d.created_at) : now;
   const lifetimeType: RootType = d.type === 'response' ? 'finding' : d.type;
   const expiresAt = d.expires_at ? Date.parse(d.expires_at) : createdAt + limits.lifetimes[lifetimeType].defaultSeconds * 1000;
-  const author = d.author ? { id: d.author.id, trustLevel: d.author.trust_level, domain: d.author.domain } : null;
+  // `reputable` is shown, never stored: it is earned from votes, and the trust the signature earned is kept.
+  const author = d.author ? { id: d.author.id, trustLevel: d.author.trust_level === 'reputable' ? (d.author.domain ? 'domain-verified' : 'signed') : d.author.trust_level, domain: d.author.domain } : null;
   const written = { type: d.type, title: d.title, content: d.content, topics: d.topics, sourceUrl: d.source_url ?? null, parentId, author };
   return {
     ...written,

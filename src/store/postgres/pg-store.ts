@@ -28,6 +28,8 @@ import { PgRegistry } from './pg-registry.js';
 import { one, run } from './pg-rows.js';
 import { PgIndexUpkeep } from './pg-index-upkeep.js';
 import { PgSearchIndex } from './pg-search-index.js';
+import { PgBackups } from './pg-backups.js';
+import type { Backups } from '../../ports/backup.js';
 import type { PgRoot, PgSession } from './pg-session.js';
 import { MemoryVectors, PgvectorLeg, type VectorMode } from './pg-vectors.js';
 import type { VectorIndexSettings } from '../vector-memory.js';
@@ -60,6 +62,7 @@ export class PgStore implements Store {
   readonly registry: RegistryStore;
   readonly identity: IdentityStore;
   readonly events: EventLog;
+  readonly backups: Backups;
   readonly #db: PgRoot;
   readonly #opts: PgStoreOptions;
   readonly #changes = new PgChanges();
@@ -82,6 +85,7 @@ export class PgStore implements Store {
     this.#publishes = new PgPublishes(db.pipeline(), { maxBatch: batches.maxBatch, inFlight: opts.publishPipeline ?? 2, minBehind: opts.publishPipelineMin ?? 8 }, () => this.#leg);
     this.#upkeep = new PgIndexUpkeep(db, { intervalMs: opts.indexUpkeepMs ?? 5000, writes: () => this.#changes.writes, warn: opts.warn });
     this.objects = mapPgErrors(new PgObjects(db, db.pipelines('generic')));
+    this.backups = mapPgErrors(new PgBackups(db));
     this.votes = mapPgErrors(new PgVotes(db));
     this.search = mapPgErrors(new PgSearchIndex(db, { planned: db.pipelines('generic'), custom: db.pipelines('custom') }, () => this.#leg, () => this.changeMark()));
     this.embeddings = mapPgErrors(new PgEmbedQueue(db, () => this.#leg));

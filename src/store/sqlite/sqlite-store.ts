@@ -20,6 +20,8 @@ import type { Store, StoreCapabilities, StoreTx } from '../../ports/store.js';
 import type { VoteStore } from '../../ports/vote-store.js';
 import { guard } from './sqlite-errors.js';
 import { Checkpointer } from './checkpointer.js';
+import { SqliteBackups } from './sqlite-backups.js';
+import type { Backups } from '../../ports/backup.js';
 import { SearchThread } from './search-thread.js';
 import { publishRow } from './sqlite-publishes.js';
 import type { Sql } from './sqlite-rows.js';
@@ -65,6 +67,7 @@ export class SqliteStore implements Store {
   readonly registry: RegistryStore;
   readonly identity: IdentityStore;
   readonly events: EventLog;
+  readonly backups: Backups;
   readonly #events: SqliteEvents;
   readonly #db: Database.Database;
   readonly #gate = new WriteGate();
@@ -124,6 +127,7 @@ export class SqliteStore implements Store {
     this.registry = guard(new SqliteRegistry(this.#db, sql), gate);
     this.identity = guard(identity, gate);
     this.events = guard(this.#events, gate);
+    this.backups = guard(new SqliteBackups(this.#db, path, sql), gate);
     // The transaction holding the gate works through these: they must not wait for it.
     this.#inside = { objects: guard(objects, null), votes: guard(votes, null), identity: guard(identity, null), events: guard(this.#events, null) };
     this.#commits = new GroupCommit(this.#db, gate, Math.max(1, Math.trunc(opts.groupCommitMax ?? 64)), (ok) => this.#events.committed(ok));
