@@ -1,13 +1,19 @@
 /**
- * A seeded fuzz over real sockets against a real `serve`: raw requests with hostile request
- * lines, headers and bodies, some valid HTTP and some not. Whatever arrives, the board answers
+ * A seeded fuzz over real sockets against a real `serve`, on SQLite and on two PostgreSQL +
+ * Redis instances: raw requests with hostile request lines, headers and bodies, some valid HTTP
+ * and some not. Whatever arrives, the board answers
  * with no 5xx, every refusal is a problem document, nothing is logged at error level, and it
  * keeps serving. The same seed makes the same requests, so a failure can be replayed.
  */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { loggedErrors, serveForSuite } from '../helpers/cli.js';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ON_CI } from '../helpers/ci.js';
+import { cleanEnv, CLI, loggedErrors, ROOT, serveForSuite, startServer } from '../helpers/cli.js';
+import { freshSchema, pgUnavailable } from '../helpers/pg.js';
 
 const SEED = 20261123;
 const COUNT = 1500;
@@ -85,33 +91,57 @@ function send(port: number, data: Buffer): Promise<Answer | null> {
   });
 }
 
-describe(`seeded fuzz over sockets (seed ${SEED}, ${COUNT} requests)`, () => {
-  const server = serveForSuite((dir) => ({
-    DATABASE_URL: `sqlite:${join(dir, 'board.db')}`,
-    EMBEDDINGS: 'none',
-    RATE_LIMIT_ANON_WRITES: '0',
-    RATE_LIMIT_READS: '0',
-    METRICS_TOKEN: 'fuzz-metrics-token-0123',
-  }));
+/** Sends the seeded requests over 8 connections, spread over `ports`, and checks every answer. */
+async function fuzz(ports: readonly number[], output: () => string): Promise<void> {
+  const answers: { req: string; a: Answer | null }[] = [];
+  const queue = Array.from({ length: COUNT }, request);
+  await Promise.all(
+    Array.from({ length: 8 }, async (_, c) => {
+      for (let data = queue.shift(); data; data = queue.shift()) answers.push({ req: data.toString('latin1').slice(0, 120), a: await send(ports[c % ports.length]!, data) });
+    }),
+  );
+  const answered = answers.filter((x) => x.a !== null) as { req: string; a: Answer }[];
+  // A connection may close unanswered only when the request never finished (a body shorter than its Content-Length).
+  expect(answered.length).toBeGreaterThan(COUNT * 0.8);
+  expect(answered.filter((x) => x.a.status >= 500).map((x) => `${x.a.status} ${x.req}`)).toEqual([]);
+  const bare = answered.filter((x) => x.a.status >= 400 && !(x.a.contentType.startsWith('application/problem+json') || (x.a.contentType.startsWith('text/html') && /^GET /.test(x.req))));
+  expect(bare.map((x) => `${x.a.status} ${x.a.contentType || '(none)'} ${JSON.stringify(x.req)}`)).toEqual([]);
+  for (const x of answered.filter((y) => y.a.contentType.startsWith('application/problem+json') && y.a.body)) {
+    expect(JSON.parse(x.a.body).status, x.req).toBe(x.a.status);
+  }
+  for (const port of ports) expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+  expect(loggedErrors(output())).toEqual([]);
+}
 
-  it('never answers 5xx, refuses only with problem documents, logs no error, and keeps serving', async () => {
-    const answers: { req: string; a: Answer | null }[] = [];
-    const queue = Array.from({ length: COUNT }, request);
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        for (let data = queue.shift(); data; data = queue.shift()) answers.push({ req: data.toString('latin1').slice(0, 120), a: await send(server.port, data) });
-      }),
-    );
-    const answered = answers.filter((x) => x.a !== null) as { req: string; a: Answer }[];
-    // A connection may close unanswered only when the request never finished (a body shorter than its Content-Length).
-    expect(answered.length).toBeGreaterThan(COUNT * 0.8);
-    expect(answered.filter((x) => x.a.status >= 500).map((x) => `${x.a.status} ${x.req}`)).toEqual([]);
-    const bare = answered.filter((x) => x.a.status >= 400 && !(x.a.contentType.startsWith('application/problem+json') || (x.a.contentType.startsWith('text/html') && /^GET /.test(x.req))));
-    expect(bare.map((x) => `${x.a.status} ${x.a.contentType || '(none)'} ${JSON.stringify(x.req)}`)).toEqual([]);
-    for (const x of answered.filter((y) => y.a.contentType.startsWith('application/problem+json') && y.a.body)) {
-      expect(JSON.parse(x.a.body).status, x.req).toBe(x.a.status);
-    }
-    expect((await fetch(`http://127.0.0.1:${server.port}/health`)).status).toBe(200);
-    expect(loggedErrors(server.output())).toEqual([]);
-  }, 120_000);
+const ENV = { EMBEDDINGS: 'none', RATE_LIMIT_ANON_WRITES: '0', RATE_LIMIT_READS: '0', METRICS_TOKEN: 'fuzz-metrics-token-0123' };
+
+describe(`seeded fuzz over sockets (seed ${SEED}, ${COUNT} requests)`, () => {
+  const server = serveForSuite((dir) => ({ DATABASE_URL: `sqlite:${join(dir, 'board.db')}`, ...ENV }));
+
+  it('never answers 5xx, refuses only with problem documents, logs no error, and keeps serving', () => fuzz([server.port], server.output), 120_000);
+});
+
+const pgDown = await pgUnavailable();
+if (pgDown && ON_CI) throw new Error(pgDown);
+if (pgDown) console.warn(`skipped: the seeded fuzz on two PostgreSQL instances: ${pgDown}`);
+
+describe.skipIf(pgDown !== null)(`seeded fuzz over sockets on two PostgreSQL + Redis instances (seed ${SEED}, ${COUNT} requests)`, () => {
+  let schema: Awaited<ReturnType<typeof freshSchema>>;
+  const boards: Awaited<ReturnType<typeof startServer>>[] = [];
+  beforeAll(async () => {
+    schema = await freshSchema();
+    const env = { DATABASE_URL: schema.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `fuzz-${randomBytes(4).toString('hex')}:`, ...ENV };
+    await promisify(execFile)(process.execPath, [...CLI, 'migrate'], { cwd: ROOT, env: cleanEnv(env) });
+    boards.push(...(await Promise.all([startServer(env), startServer(env)])));
+  }, 60_000);
+  afterAll(async () => {
+    for (const b of boards) b.child.kill('SIGKILL');
+    await schema?.drop();
+  });
+
+  it('never answers 5xx from either, refuses only with problem documents, logs no error, and both keep serving', () =>
+    fuzz(
+      boards.map((b) => Number(new URL(b.url).port)),
+      () => boards.map((b) => b.output()).join('\n'),
+    ), 120_000);
 });
