@@ -34,6 +34,15 @@ const schema = z.object({
   BENCH_SUBSCRIBERS: count(1, 50),
   BENCH_PUBLISHES: count(1, 100),
   BENCH_IDLE_STREAMS: count(0, 10_000),
+  /** `npm run bench:swarm`: agents per run, each's pause between steps, and seconds measured (after a warm-up). */
+  SWARM_SIZES: z
+    .string()
+    .default('100,300,1000,3000')
+    .transform((s) => s.split(',').map(Number))
+    .pipe(z.array(z.number().int().positive())),
+  SWARM_THINK_MS: count(1, 2000),
+  SWARM_SECONDS: count(1, 20),
+  SWARM_WARMUP: count(0, 5),
 });
 
 export type BenchSettings = z.infer<typeof schema>;
