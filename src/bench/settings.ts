@@ -6,6 +6,13 @@ import { z } from 'zod';
 
 const count = (min: number, fallback: number) => z.coerce.number().int().min(min).default(fallback);
 const list = z.string().trim().min(1).transform((s) => s.split(',').map((v) => v.trim()));
+/** Positive whole numbers, comma-separated. */
+const sizes = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((s) => s.split(',').map(Number))
+    .pipe(z.array(z.number().int().positive()));
 
 const schema = z.object({
   /** `npm run bench`: seconds each side of a row is measured, cut into BENCH_SLICES slices. */
@@ -24,22 +31,14 @@ const schema = z.object({
   PATH: z.string().default(''),
   /** `npm run bench:search`. */
   BENCH_MODEL: z.string().optional(),
-  BENCH_SIZES: z
-    .string()
-    .default('10000,100000')
-    .transform((s) => s.split(',').map(Number))
-    .pipe(z.array(z.number().int().positive())),
+  BENCH_SIZES: sizes('10000,100000'),
   BENCH_QUERIES: count(1, 200),
   /** `npm run bench:events`. */
   BENCH_SUBSCRIBERS: count(1, 50),
   BENCH_PUBLISHES: count(1, 100),
   BENCH_IDLE_STREAMS: count(0, 10_000),
   /** `npm run bench:swarm`: agents per run, each's pause between steps, and seconds measured (after a warm-up). */
-  SWARM_SIZES: z
-    .string()
-    .default('100,300,1000,3000')
-    .transform((s) => s.split(',').map(Number))
-    .pipe(z.array(z.number().int().positive())),
+  SWARM_SIZES: sizes('100,300,1000,3000'),
   SWARM_THINK_MS: count(1, 2000),
   SWARM_SECONDS: count(1, 20),
   SWARM_WARMUP: count(0, 5),

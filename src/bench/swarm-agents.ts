@@ -3,6 +3,7 @@
  * five and votes one time in five, pausing a think time between steps; one in ten holds an event
  * stream. What each step took is recorded while the window is open.
  */
+import { prng } from './prng.js';
 import { sentence, VOCABULARY } from './vocabulary.js';
 
 export const OPERATIONS = ['search', 'read', 'publish', 'vote'] as const;
@@ -23,17 +24,6 @@ export const newTally = (): Tally => ({
 
 /** A step's answer must come within this, or it counts as an error. */
 const STEP_TIMEOUT_MS = 10_000;
-
-/** mulberry32: each agent's own seeded choices. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface AgentRun {
   url: string;

@@ -5,29 +5,17 @@
  * with no 5xx, every refusal is a problem document, nothing is logged at error level, and it
  * keeps serving. The same seed makes the same requests, so a failure can be replayed.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ON_CI } from '../helpers/ci.js';
-import { cleanEnv, CLI, loggedErrors, ROOT, serveForSuite, startServer } from '../helpers/cli.js';
+import { loggedErrors, serveForSuite, startInstances, type startServer } from '../helpers/cli.js';
 import { freshSchema, pgUnavailable } from '../helpers/pg.js';
+import { prng } from '../../src/bench/prng.js';
 
 const SEED = 20261123;
 const COUNT = 1500;
-
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rand = prng(SEED);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
@@ -131,8 +119,7 @@ describe.skipIf(pgDown !== null)(`seeded fuzz over sockets on two PostgreSQL + R
   beforeAll(async () => {
     schema = await freshSchema();
     const env = { DATABASE_URL: schema.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `fuzz-${randomBytes(4).toString('hex')}:`, ...ENV };
-    await promisify(execFile)(process.execPath, [...CLI, 'migrate'], { cwd: ROOT, env: cleanEnv(env) });
-    boards.push(...(await Promise.all([startServer(env), startServer(env)])));
+    boards.push(...(await startInstances(env, 2)));
   }, 60_000);
   afterAll(async () => {
     for (const b of boards) b.child.kill('SIGKILL');

@@ -5,12 +5,10 @@
  * says `d1: error`; both instances serve again soon after it is back, with no restart; and an event
  * stream replayed from the start misses nothing that was acknowledged.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ON_CI } from '../helpers/ci.js';
-import { cleanEnv, CLI, ROOT, startServer } from '../helpers/cli.js';
+import { startInstances, type startServer } from '../helpers/cli.js';
 import { PrivatePg, privatePgUnavailable } from '../helpers/private-pg.js';
 import { readSse } from '../helpers/sse.js';
 
@@ -41,8 +39,7 @@ describe.skipIf(why !== null)('PostgreSQL stopped and started under load, two in
       TRUST_PROXY: 'true',
       DATABASE_CONNECT_TIMEOUT_MS: '1000',
     };
-    await promisify(execFile)(process.execPath, [...CLI, 'migrate'], { cwd: ROOT, env: cleanEnv(env) });
-    boards.push(...(await Promise.all([startServer(env), startServer(env)])));
+    boards.push(...(await startInstances(env, 2)));
   }, 90_000);
   afterAll(async () => {
     for (const b of boards) b.child.kill('SIGKILL');

@@ -47,6 +47,13 @@ export function startServer(vars: Record<string, string>, nodeArgs: string[] = [
 }
 
 
+/** `migrate` once, then `count` instances of `serve` on the same settings, as behind one load balancer. */
+export async function startInstances(env: Record<string, string>, count: number): Promise<Awaited<ReturnType<typeof startServer>>[]> {
+  const migrated = await runCli(['migrate'], env);
+  if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
+  return Promise.all(Array.from({ length: count }, () => startServer(env)));
+}
+
 /** The JSON log lines a server printed at error level or above (pino: 50 is error). */
 export function loggedErrors(output: string): unknown[] {
   return output

@@ -3,16 +3,8 @@
  * test may kill and start again: never the machine's own Redis.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './ports.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function answers(port: number): Promise<boolean> {
   const { Redis } = await import('ioredis');

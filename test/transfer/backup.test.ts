@@ -181,13 +181,19 @@ describe.skipIf(pgDown !== null).each([
 });
 
 describe('restore', () => {
-  it('refuses a file cut short, and writes nothing', async () => {
-    const board = await boardOn('sqlite', 'cut-source');
-    expect((await send(board, 'POST', '/findings', { body: finding('one finding') })).status).toBe(201);
-    const file = join(dir, 'cut.backup');
+  /** A SQLite board holding one finding, and its backup. */
+  async function backedUp(name: string): Promise<{ board: Board$; file: string }> {
+    const board = await boardOn('sqlite', `${name}-source`);
+    expect((await send(board, 'POST', '/findings', { body: finding(`the one finding of ${name}`) })).status).toBe(201);
+    const file = join(dir, `${name}.backup`);
     const out = createWriteStream(file);
     await writeBackup(board.services.store, out, { clock, limits: board.services.config.limits, baseUrl: base });
     await new Promise<void>((resolve) => out.end(resolve));
+    return { board, file };
+  }
+
+  it('refuses a file cut short, and writes nothing', async () => {
+    const { file } = await backedUp('cut');
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
     writeFileSync(file, `${lines.slice(0, -1).join('\n')}\n`);
     const target = await boardOn('sqlite', 'cut-target');
@@ -196,12 +202,7 @@ describe('restore', () => {
   });
 
   it('refuses a database that already holds a board', async () => {
-    const board = await boardOn('sqlite', 'full-source');
-    expect((await send(board, 'POST', '/findings', { body: finding('already here') })).status).toBe(201);
-    const file = join(dir, 'full.backup');
-    const out = createWriteStream(file);
-    await writeBackup(board.services.store, out, { clock, limits: board.services.config.limits, baseUrl: base });
-    await new Promise<void>((resolve) => out.end(resolve));
+    const { board, file } = await backedUp('full');
     await expect(restoreBackup(board.services.store, file, { now: clock.now(), limits: board.services.config.limits })).rejects.toThrow(/already holds objects/);
   });
 });
