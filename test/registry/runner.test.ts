@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { RegistryRunner } from '../../src/service/registry/runner.js';
+import { PrivateRedis } from '../helpers/private-redis.js';
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
 import {
   listingItem,
@@ -174,6 +175,33 @@ describe('registry runners in several processes', () => {
       await Promise.all([modern.close(), registry.close()]);
       await clear();
       await redis.quit();
+    }
+  });
+});
+
+describe('a registry runner when Redis is down', () => {
+  it('skips its rounds while the lock cannot be checked, and runs again once Redis is back', async () => {
+    const modern = await startModernServer([{ name: 'echo', description: 'Echo', input: z.object({}) }]);
+    const registry = await startRegistry([listingItem('com.example/outage', remote(modern.url))]);
+    const redis = await PrivateRedis.start();
+    const board = await makeTestBoard({ REGISTRY_URL: registry.origin, ALLOW_PRIVATE_NETWORK: 'true', REDIS_URL: redis.url });
+    try {
+      await redis.kill();
+      // No instance can know it holds the lock: none syncs or probes (fail closed), and nothing breaks.
+      expect(await board.registryRunner!.cycle()).toEqual({ ran: false, reason: 'kv-error' });
+      expect(registry.hits).toHaveLength(0);
+      await redis.start();
+      let result = await board.registryRunner!.cycle();
+      for (let i = 0; i < 50 && !result.ran; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        result = await board.registryRunner!.cycle();
+      }
+      expect(result.ran).toBe(true);
+      expect(registry.hits.length).toBeGreaterThan(0);
+    } finally {
+      await board.dispose();
+      await redis.kill();
+      await Promise.all([modern.close(), registry.close()]);
     }
   });
 });
