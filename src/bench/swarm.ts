@@ -115,9 +115,11 @@ async function main(): Promise<void> {
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'agentboard-swarm-'));
   const all = await storeSetups(dir);
+  // BENCH_STORES=sqlite (or postgresql) measures one store only.
+  const only = BENCH.BENCH_STORES?.map((s) => s.toLowerCase());
   const results: Measured[] = [];
   try {
-    for (const setup of all) {
+    for (const setup of all.filter((s) => !only || only.includes(s.name.toLowerCase()))) {
       results.push(...(await measureSetup(`${setup.name}, one instance`, setup, 1)));
       if (setup.name === 'PostgreSQL') results.push(...(await measureSetup('PostgreSQL, two instances', setup, 2)));
     }
