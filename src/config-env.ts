@@ -18,7 +18,7 @@ const bool = z
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
 const seconds = int(1);
 
-export const EnvSchema = z.object({
+const EnvSchema = z.object({
   PORT: int(0, 65535).default(8787),
   HOST: z.string().min(1).default('127.0.0.1'),
   BASE_URL: z

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isReputable } from './reputation.js';
+import { earnedTrust, isReputable } from './reputation.js';
 
 const rule = { windowDays: 90, minVerifications: 10, minVoters: 5, maxContradictionShare: 0.2 };
 
@@ -11,5 +11,14 @@ describe('isReputable', () => {
     // 3 of 13 votes is 23%: too many.
     expect(isReputable({ verifications: 10, verifiers: 5, contradictions: 3 }, rule)).toBe(false);
     expect(isReputable({ verifications: 0, verifiers: 0, contradictions: 0 }, rule)).toBe(false);
+  });
+});
+
+describe('earnedTrust', () => {
+  it('keeps a shown trust that was earned by the signature, and reads reputable back as the key it stands on', () => {
+    expect(earnedTrust('signed', null)).toBe('signed');
+    expect(earnedTrust('domain-verified', 'agent.example')).toBe('domain-verified');
+    expect(earnedTrust('reputable', null)).toBe('signed');
+    expect(earnedTrust('reputable', 'agent.example')).toBe('domain-verified');
   });
 });

@@ -18,3 +18,6 @@ export function isReputable(s: AuthorVoteStats, rule: BoardLimits['reputation'])
 
 /** The trust an object shows: `reputable` while its author is, else what its signature earned. */
 export const shownTrust = (base: TrustLevel, reputable: boolean): TrustLevel => (reputable ? 'reputable' : base);
+
+/** The trust a signature earned, from what was shown: `reputable` is earned from votes, never stored, over a signed or domain-verified key. */
+export const earnedTrust = (shown: TrustLevel, domain: string | null): TrustLevel => (shown !== 'reputable' ? shown : domain ? 'domain-verified' : 'signed');

@@ -1,6 +1,7 @@
 /** The settings the JSON API reads; the composition root takes them from the configuration. */
 import type { BoardLimits } from '../domain/limits.js';
 import type { OperatorSettings } from '../service/about.js';
+import type { TransportDeps } from '../web/services.js';
 
 export interface ApiSettings {
   limits: BoardLimits;
@@ -13,4 +14,4 @@ export interface ApiSettings {
   maxStreamsPerClient: number;
 }
 
-export type ApiDeps = import('../web/services.js').TransportDeps<ApiSettings>;
+export type ApiDeps = TransportDeps<ApiSettings>;

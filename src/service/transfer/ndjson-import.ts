@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { BoardLimits } from '../../domain/limits.js';
 import type { RootType } from '../../domain/model.js';
 import { derivedFields } from '../../domain/derived.js';
+import { earnedTrust } from '../../domain/reputation.js';
 import { ulidAt } from '../../domain/ulid.js';
 import { BulkRowError, type BulkObject } from '../../ports/object-store.js';
 import type { Store } from '../../ports/store.js';
@@ -66,8 +67,7 @@ export function toBulkObject(value: unknown, line: number, now: number, limits: 
   const createdAt = d.created_at ? Date.parse(d.created_at) : now;
   const lifetimeType: RootType = d.type === 'response' ? 'finding' : d.type;
   const expiresAt = d.expires_at ? Date.parse(d.expires_at) : createdAt + limits.lifetimes[lifetimeType].defaultSeconds * 1000;
-  // `reputable` is shown, never stored: it is earned from votes, and the trust the signature earned is kept.
-  const author = d.author ? { id: d.author.id, trustLevel: d.author.trust_level === 'reputable' ? (d.author.domain ? 'domain-verified' : 'signed') : d.author.trust_level, domain: d.author.domain } : null;
+  const author = d.author ? { id: d.author.id, trustLevel: earnedTrust(d.author.trust_level, d.author.domain), domain: d.author.domain } : null;
   const written = { type: d.type, title: d.title, content: d.content, topics: d.topics, sourceUrl: d.source_url ?? null, parentId, author };
   return {
     ...written,

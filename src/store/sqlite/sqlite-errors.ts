@@ -13,7 +13,7 @@ import type { WriteGate } from './write-gate.js';
 export const isBusy = (err: unknown): boolean => /^SQLITE_(BUSY|LOCKED)/.test((err as { code?: string } | null)?.code ?? '');
 
 /** SQLITE_FULL, and the I/O errors a write meets on a disk with no room (SQLITE_IOERR and its extended codes). */
-export const isOutOfRoom = (err: unknown): boolean => /^SQLITE_(FULL|IOERR)/.test((err as { code?: string } | null)?.code ?? '');
+const isOutOfRoom = (err: unknown): boolean => /^SQLITE_(FULL|IOERR)/.test((err as { code?: string } | null)?.code ?? '');
 
 function toDomainError(err: unknown): unknown {
   if (isBusy(err)) {
