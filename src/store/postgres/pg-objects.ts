@@ -69,9 +69,7 @@ export class PgObjects implements ObjectStore {
   }
 
   #update(id: string, set: string, params: Params, live: LiveCriteria): Promise<StoredObject | null> {
-    return this.db.transaction(async (tx) => {
-      return (await writeFacts(tx, id, set, params, live.disputeMinContradictions)) ? getObjectRow(tx, id, live) : null;
-    });
+    return this.db.transaction((tx) => writeFacts(tx, id, set, params, live));
   }
 
   async restate(minContradictions: number): Promise<number> {

@@ -5,7 +5,7 @@
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { liveUntil } from '../../domain/state.js';
 import { authorReputableSql, liveParams, liveSql } from '../sql-fragments.js';
-import { STANDING_COLUMNS, standingFacts, toStoredObject, type ObjectColumns, type StandingColumns } from '../object-columns.js';
+import { standingFacts, toStoredObject, type ObjectColumns } from '../object-columns.js';
 import type { PgStatements } from './pg-session.js';
 
 export type Params = Record<string, unknown>;
@@ -107,16 +107,22 @@ export async function getObjectRow(db: PgStatements, id: string, live: LiveCrite
 /**
  * Every write to an object's facts goes through here, as in sqlite-rows.ts: `set` is applied,
  * and the standing the domain derives from the facts it leaves is stored on the object and its
- * topic rows, only when it moved. False when there is no such object.
+ * topic rows, only when it moved. Answers the object as written (null when there is none) from
+ * the same statement: each statement of a write transaction is a round trip its batch waits on
+ * (pg-group-commit.ts). `withSql` is a data-modifying CTE to run in that statement too.
  */
-export async function writeFacts(db: PgStatements, id: string, set: string, params: Params, minContradictions: number): Promise<boolean> {
-  const row = await one<StandingColumns<boolean> & { live_until: number }>(db, `UPDATE objects SET ${set} WHERE id = @id RETURNING live_until, ${STANDING_COLUMNS}`, { ...params, id });
-  if (!row) return false;
-  const until = liveUntil(standingFacts(row, Boolean), minContradictions);
+export async function writeFacts(db: PgStatements, id: string, set: string, params: Params, live: LiveCriteria, withSql = ''): Promise<StoredObject | null> {
+  const row = await one<ObjectRow & { live_until: number }>(
+    db,
+    `${withSql} UPDATE objects o SET ${set} WHERE o.id = @id RETURNING o.live_until, ${SELECT_OBJECT}`,
+    { ...params, ...liveParams(live), id },
+  );
+  if (!row) return null;
+  const until = liveUntil(standingFacts(row, Boolean), live.disputeMinContradictions);
   if (until !== row.live_until) {
     await run(db, 'WITH o AS (UPDATE objects SET live_until = @until WHERE id = @id) UPDATE object_topics SET live_until = @until WHERE object_id = @id', { id, until });
   }
-  return true;
+  return toObject(row);
 }
 
 /** Adds the type and topic filters shared by both search legs. */

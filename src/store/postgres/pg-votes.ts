@@ -5,7 +5,7 @@
 import type { LiveCriteria, VoteKind } from '../../domain/model.js';
 import { voteEffect } from '../../domain/votes.js';
 import type { VoteInput, VoteOutcome, VoteStore } from '../../ports/vote-store.js';
-import { all, getObjectRow, limitSql, one, run, writeFacts } from './pg-rows.js';
+import { all, getObjectRow, limitSql, one, writeFacts } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
 
 export class PgVotes implements VoteStore {
@@ -14,30 +14,31 @@ export class PgVotes implements VoteStore {
   cast(v: VoteInput, live: LiveCriteria): Promise<VoteOutcome | null> {
     return this.db.transaction(async (tx): Promise<VoteOutcome | null> => {
       if (!(await one(tx, 'SELECT 1 FROM objects WHERE id = @id FOR UPDATE', { id: v.objectId }))) return null;
+      // Read after the lock, in a statement of its own: a statement that waited for the lock
+      // sees the row it locked as now committed, but what it joined as of its start, so a vote
+      // the same voter cast through another process meanwhile would be missed.
       const prior = await one<{ kind: VoteKind; verified: boolean }>(tx, 'SELECT kind, first_verified_at IS NOT NULL AS verified FROM votes WHERE object_id = @o AND voter_id = @v', {
         o: v.objectId,
         v: v.voterId,
       });
       const effect = voteEffect(prior ? { kind: prior.kind, verifiedBefore: prior.verified } : null, v.kind);
       if (!effect.changed) return { changed: false, firstVerification: false, object: (await getObjectRow(tx, v.objectId, live))! };
-      await run(
-        tx,
-        `INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at, first_verified_at)
-         VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now, @firstVerifiedAt)
-         ON CONFLICT (object_id, voter_id) DO UPDATE SET kind = excluded.kind, note = excluded.note,
-           evidence_url = excluded.evidence_url, updated_at = excluded.updated_at,
-           first_verified_at = coalesce(votes.first_verified_at, excluded.first_verified_at)`,
-        { ...v, now: live.now, firstVerifiedAt: effect.firstVerification ? live.now : null },
-      );
-      await writeFacts(
+      // The vote and the counts it moves in one statement; the object comes back from it.
+      const object = await writeFacts(
         tx,
         v.objectId,
         `verification_count = verification_count + @dv, contradiction_count = contradiction_count + @dc,
          last_verified_at = CASE WHEN @verified THEN @now ELSE last_verified_at END`,
-        { dv: effect.verifications, dc: effect.contradictions, verified: effect.verified, now: live.now },
-        live.disputeMinContradictions,
+        { ...v, dv: effect.verifications, dc: effect.contradictions, verified: effect.verified, now: live.now, firstVerifiedAt: effect.firstVerification ? live.now : null },
+        live,
+        `WITH cast_vote AS (
+           INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at, first_verified_at)
+           VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now, @firstVerifiedAt)
+           ON CONFLICT (object_id, voter_id) DO UPDATE SET kind = excluded.kind, note = excluded.note,
+             evidence_url = excluded.evidence_url, updated_at = excluded.updated_at,
+             first_verified_at = coalesce(votes.first_verified_at, excluded.first_verified_at))`,
       );
-      return { changed: true, firstVerification: effect.firstVerification, object: (await getObjectRow(tx, v.objectId, live))! };
+      return { changed: true, firstVerification: effect.firstVerification, object: object! };
     });
   }
 
