@@ -56,3 +56,62 @@ describe('ReadCache eviction', () => {
     expect(await misses(live)).toEqual([]);
   });
 });
+
+describe('ReadCache and the store-wide next expiry', () => {
+  /** A cache whose store answers nextExpiry only when the test says, counting its reads. */
+  function gated() {
+    const asked: { resolve: (at: number | null) => void; reject: (e: unknown) => void }[] = [];
+    let mark = 'm1';
+    const c = new ReadCache({
+      store: { changeMark: async () => mark, objects: { nextExpiry: () => new Promise((resolve, reject) => asked.push({ resolve, reject })) } } as never,
+      now: () => 0,
+      maxBytes: 10_000,
+      expiringFraction: 0.1,
+    });
+    let computed = 0;
+    const read = (key: string) =>
+      c.value(key, async () => {
+        computed++;
+        return { value: key, size: 10 };
+      });
+    return { read, asked, computed: () => computed, write: (m: string) => (mark = m) };
+  }
+  const settle = () => new Promise((r) => setImmediate(r));
+
+  it('answers a miss without waiting for the next expiry, and keeps it once that is read', async () => {
+    const g = gated();
+    // Answered while nextExpiry is still unanswered.
+    expect(await g.read('a')).toBe('a');
+    expect(await g.read('b')).toBe('b');
+    // One read for the mark, shared by both answers.
+    expect(g.asked).toHaveLength(1);
+    g.asked[0]!.resolve(null);
+    await settle();
+    await g.read('a');
+    await g.read('b');
+    expect(g.computed()).toBe(2);
+    // Once known for the mark, it is not read again.
+    await g.read('c');
+    expect(g.asked).toHaveLength(1);
+  });
+
+  it('keeps nothing when the store cannot tell the next expiry, and reads it again next time', async () => {
+    const g = gated();
+    expect(await g.read('a')).toBe('a');
+    g.asked[0]!.reject(new Error('store down'));
+    await settle();
+    expect(await g.read('a')).toBe('a');
+    expect(g.computed()).toBe(2);
+    expect(g.asked).toHaveLength(2);
+  });
+
+  it('does not serve what was computed under a mark a write has since moved', async () => {
+    const g = gated();
+    await g.read('a');
+    g.write('m2');
+    g.asked[0]!.resolve(null);
+    await settle();
+    await g.read('a');
+    expect(g.computed()).toBe(2);
+  });
+});

@@ -73,8 +73,8 @@ export class ReadCache {
    */
   readonly #recency: Node = node('', { value: null, mark: '', validUntil: 0, size: 0 });
   #bytes = 0;
-  /** The store-wide next expiry, as read under `mark`. */
-  #expiry: { mark: number | string; at: number } | null = null;
+  /** The store-wide next expiry, as read (or being read) under `mark`. */
+  #expiry: { mark: number | string; at: number | Promise<number> } | null = null;
 
   constructor(private readonly o: ReadCacheOptions) {}
 
@@ -98,7 +98,7 @@ export class ReadCache {
     const hit = this.#fresh(key, mark, now);
     if (hit) return hit.value as V;
     const computed = await compute();
-    await this.#keep([[key, computed]], mark, now);
+    this.#keep([[key, computed]], mark, now);
     return computed.value;
   }
 
@@ -118,7 +118,7 @@ export class ReadCache {
     }
     if (missing.length === 0) return found;
     const computed = await compute(missing);
-    await this.#keep(computed, mark, now);
+    this.#keep(computed, mark, now);
     for (const [key, { value }] of computed) found.set(key, value);
     return found;
   }
@@ -137,10 +137,24 @@ export class ReadCache {
     return hit;
   }
 
-  /** Keeps what was computed under `mark` (unless its size is null), until it could first change. */
-  async #keep(computed: Iterable<[string, ComputedValue<unknown>]>, mark: number | string | null, now: number): Promise<void> {
+  /**
+   * Keeps what was computed under `mark` (unless its size is null), until it could first change.
+   * Where the store-wide next expiry must be read first, the caller is answered meanwhile and
+   * what it computed is kept once that read returns: a read costs no round trip for the cache.
+   */
+  #keep(computed: Iterable<[string, ComputedValue<unknown>]>, mark: number | string | null, now: number): void {
     if (mark === null) return;
-    const expiry = await this.#nextExpiry(mark, now);
+    const known = this.#expiry;
+    // Without a write, nothing becomes live: the next expiry read earlier still holds until it passes.
+    if (known && known.mark === mark && typeof known.at === 'number' && now < known.at) return this.#keepUntil(computed, mark, now, known.at);
+    void this.#nextExpiry(mark, now).then(
+      (at) => this.#keepUntil(computed, mark, now, at),
+      // The store could not tell: nothing is kept, and the next read computes again.
+      () => undefined,
+    );
+  }
+
+  #keepUntil(computed: Iterable<[string, ComputedValue<unknown>]>, mark: number | string, now: number, expiry: number): void {
     for (const [key, { value, size, shown = [] }] of computed) {
       if (size === null) continue;
       let validUntil = expiry;
@@ -149,13 +163,22 @@ export class ReadCache {
     }
   }
 
-  async #nextExpiry(mark: number | string, now: number): Promise<number> {
+  /** The store-wide next expiry after `now` under `mark`: one read at a time for a mark, shared by every answer computed under it. */
+  #nextExpiry(mark: number | string, now: number): Promise<number> {
     const known = this.#expiry;
-    // Without a write, nothing becomes live: the next expiry read earlier still holds until it passes.
-    if (known && known.mark === mark && now < known.at) return known.at;
-    const at = (await this.o.store.objects.nextExpiry(now)) ?? Infinity;
-    this.#expiry = { mark, at };
-    return at;
+    if (known && known.mark === mark && (typeof known.at !== 'number' || now < known.at)) return Promise.resolve(known.at);
+    const reading = this.o.store.objects.nextExpiry(now).then((at) => at ?? Infinity);
+    const entry: { mark: number | string; at: number | Promise<number> } = { mark, at: reading };
+    this.#expiry = entry;
+    reading.then(
+      (at) => {
+        if (this.#expiry === entry) entry.at = at;
+      },
+      () => {
+        if (this.#expiry === entry) this.#expiry = null;
+      },
+    );
+    return reading;
   }
 
   #store(key: string, entry: Entry): void {
