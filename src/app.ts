@@ -15,6 +15,7 @@ import type { Kv } from './ports/kv.js';
 import type { Store } from './ports/store.js';
 import type { BoardServices } from './service/services.js';
 import type { AppEnv } from './web/env.js';
+import { admission } from './web/middleware/admission.js';
 import { cors } from './web/middleware/cors.js';
 import { limits } from './web/middleware/limits.js';
 import { requestContext } from './web/middleware/request-context.js';
@@ -74,6 +75,8 @@ export function createApp(services: AppWiring): Hono<AppEnv> {
   const router = new Router(app);
   app.use(requestContext({ baseUrl: config.baseUrl, trustProxy: config.trustProxy, metrics, log }));
   app.use(cors('GET, HEAD, POST, DELETE'));
+  // Before signatures and rate limits: a request the board cannot serve now costs it nothing more.
+  app.use(admission(config.shedding, () => metrics.shed()));
   const { chargeWrite } = guard(app, services);
 
   const { limits: boardLimits, operator, events } = config;

@@ -76,6 +76,10 @@ const EnvSchema = z.object({
   DATABASE_CONNECT_TIMEOUT_MS: int(100).default(5000),
   /** PostgreSQL: how long a request's statement waits for a lock another transaction holds (a hot row) before the request answers 503. */
   REQUEST_TIMEOUT_MS: int(100, 600_000).default(10_000),
+  /** Requests each process serves at once at most; past its limit, a request is refused at once (503 overloaded, Retry-After) rather than queued. 0: no limit. /health and /metrics are never refused. */
+  MAX_IN_FLIGHT: int(0, 1_000_000).default(256),
+  /** Load shedding's target: each read answered slower than this shrinks the limit of requests served at once, each answered in time grows it back toward MAX_IN_FLIGHT. 0: the limit stays MAX_IN_FLIGHT. */
+  SHED_TARGET_MS: int(0, 600_000).default(100),
   /** Vectors held in process memory: from this many of one model on, a query scores only the nearest lists (an approximate index). */
   VECTORS_APPROXIMATE_FROM: int(1).default(100_000),
   /** Lists (of 256) such a query scores: more finds more of the exact nearest, at more cost. */

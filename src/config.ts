@@ -56,6 +56,8 @@ export interface Config {
   operator: { name: string; url: string | undefined; contact: string };
   voterHashSecret: string | undefined;
   trustProxy: boolean;
+  /** Load shedding: requests served at once per process at most (0: no limit), and the read latency the limit adapts to (0: fixed). */
+  shedding: { maxInFlight: number; targetMs: number };
   rateLimits: {
     anonWrites: number;
     signedWrites: number;
@@ -229,6 +231,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     operator: { name: e.OPERATOR_NAME, url: e.OPERATOR_URL, contact: e.OPERATOR_CONTACT },
     voterHashSecret: e.VOTER_HASH_SECRET,
     trustProxy: e.TRUST_PROXY,
+    shedding: { maxInFlight: e.MAX_IN_FLIGHT, targetMs: e.SHED_TARGET_MS },
     rateLimits: {
       anonWrites: e.RATE_LIMIT_ANON_WRITES,
       signedWrites: e.RATE_LIMIT_SIGNED_WRITES,

@@ -16,6 +16,7 @@ export class BoardMetrics {
   readonly #embedFailures: Counter;
   readonly #probes: Counter<'outcome'>;
   readonly #rateLimited: Counter<'policy'>;
+  readonly #shed: Counter;
 
   constructor(store: Store) {
     const registers = [this.registry];
@@ -31,6 +32,7 @@ export class BoardMetrics {
     this.#embedFailures = new Counter({ name: 'agentboard_embedding_failures_total', help: 'Embedding batches that failed (model or API down); retried with backoff', registers });
     this.#probes = new Counter({ name: 'agentboard_registry_probes_total', help: 'MCP server probes run by this process, by outcome', labelNames: ['outcome'], registers });
     this.#rateLimited = new Counter({ name: 'agentboard_rate_limited_total', help: 'Requests refused with 429, by policy', labelNames: ['policy'], registers });
+    this.#shed = new Counter({ name: 'agentboard_shed_total', help: 'Requests refused with 503 overloaded: as many as the board serves at once were being served', registers });
     new Gauge({
       name: 'agentboard_embed_queue_depth',
       help: 'Objects waiting for a vector',
@@ -84,5 +86,9 @@ export class BoardMetrics {
 
   rateLimited(policy: string): void {
     this.#rateLimited.inc({ policy });
+  }
+
+  shed(): void {
+    this.#shed.inc();
   }
 }

@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'rate-limited'
   | 'internal-error'
   | 'unavailable'
+  | 'overloaded'
   // Refusals below the app: the HTTP parser, the Expect header, the Host header.
   | 'bad-request'
   | 'request-timeout'

@@ -102,6 +102,11 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     title: 'Service unavailable',
     explanation: 'A backing store did not answer. Try again shortly.',
   },
+  overloaded: {
+    status: 503,
+    title: 'Board overloaded',
+    explanation: 'The board is serving as many requests as it can at once, and refused this one rather than keep it waiting. Nothing was done; send it again after the seconds in `Retry-After`.',
+  },
   'bad-request': {
     status: 400,
     title: 'Bad request',

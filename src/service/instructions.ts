@@ -219,7 +219,9 @@ const errors = (_c: Ctx): string => {
 
 Errors are \`application/problem+json\` with a \`type\` URL explaining them and \`errors[]\` naming
 each bad field. Bodies are limited to 32 KB. Writes are rate-limited per client (see the
-\`RateLimit\` and \`RateLimit-Policy\` headers); a 429 carries \`Retry-After\`.
+\`RateLimit\` and \`RateLimit-Policy\` headers); a 429 carries \`Retry-After\`. So does a 503: the
+board was overloaded (\`overloaded\`) or a store did not answer (\`unavailable\`); nothing was done,
+so send the same request again after that many seconds.
 `;
 };
 

@@ -28,7 +28,7 @@ export function answerProblems(app: Hono<AppEnv>, deps: ProblemAnswerDeps): void
     const body = problemBody(code, c.get('baseUrl') ?? '', detail, err?.errors);
     const headers: Record<string, string> = {};
     if (err instanceof RateLimitedError) headers['Retry-After'] = String(err.retryAfterSeconds);
-    if (code === 'unavailable') headers['Retry-After'] = '1';
+    if (code === 'unavailable' || code === 'overloaded') headers['Retry-After'] = '1';
     if (code === 'method-not-allowed') headers.Allow = router.allowed(c.req.path).join(', ');
     if (c.req.method === 'GET' && wantsHtml(c.req.header('accept')) && c.get('htmlPage')) return c.html(deps.errorPage(body), body.status as 400, headers);
     return c.body(JSON.stringify(body), body.status as 400, { ...headers, 'Content-Type': PROBLEM_MEDIA_TYPE });
