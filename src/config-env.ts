@@ -80,6 +80,8 @@ const EnvSchema = z.object({
   MAX_IN_FLIGHT: int(0, 1_000_000).default(256),
   /** Load shedding's target: each read answered slower than this shrinks the limit of requests served at once, each answered in time grows it back toward MAX_IN_FLIGHT. 0: the limit stays MAX_IN_FLIGHT. */
   SHED_TARGET_MS: int(0, 600_000).default(100),
+  /** The fewest requests served at once however slow reads are: so many in flight are a few clients queueing their own, not a crowd to refuse. */
+  SHED_MIN_IN_FLIGHT: int(1, 1_000_000).default(32),
   /** Vectors held in process memory: from this many of one model on, a query scores only the nearest lists (an approximate index). */
   VECTORS_APPROXIMATE_FROM: int(1).default(100_000),
   /** Lists (of 256) such a query scores: more finds more of the exact nearest, at more cost. */
@@ -225,6 +227,8 @@ const EnvSchema = z.object({
   FRESHNESS_HALF_LIFE_DAYS: z.coerce.number().positive().default(14),
   FRESHNESS_FLOOR: z.coerce.number().min(0).max(1).default(0.35),
   SHUTDOWN_GRACE_MS: int(0).default(10_000),
+  /** Connections the kernel holds for the process before it accepts them (the listen backlog; the kernel's somaxconn caps it). */
+  LISTEN_BACKLOG: int(1, 65_535).default(4096),
 });
 
 export const CheckedEnvSchema = EnvSchema.superRefine((e, ctx) => {

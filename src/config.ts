@@ -57,7 +57,7 @@ export interface Config {
   voterHashSecret: string | undefined;
   trustProxy: boolean;
   /** Load shedding: requests served at once per process at most (0: no limit), and the read latency the limit adapts to (0: fixed). */
-  shedding: { maxInFlight: number; targetMs: number };
+  shedding: { maxInFlight: number; minInFlight: number; targetMs: number };
   rateLimits: {
     anonWrites: number;
     signedWrites: number;
@@ -99,6 +99,8 @@ export interface Config {
   logFlushMs: number;
   maxBodyBytes: number;
   shutdownGraceMs: number;
+  /** Connections the kernel queues for the process before it accepts them. */
+  listenBacklog: number;
   limits: BoardLimits;
 }
 
@@ -231,7 +233,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     operator: { name: e.OPERATOR_NAME, url: e.OPERATOR_URL, contact: e.OPERATOR_CONTACT },
     voterHashSecret: e.VOTER_HASH_SECRET,
     trustProxy: e.TRUST_PROXY,
-    shedding: { maxInFlight: e.MAX_IN_FLIGHT, targetMs: e.SHED_TARGET_MS },
+    shedding: { maxInFlight: e.MAX_IN_FLIGHT, minInFlight: Math.min(e.SHED_MIN_IN_FLIGHT, e.MAX_IN_FLIGHT || e.SHED_MIN_IN_FLIGHT), targetMs: e.SHED_TARGET_MS },
     rateLimits: {
       anonWrites: e.RATE_LIMIT_ANON_WRITES,
       signedWrites: e.RATE_LIMIT_SIGNED_WRITES,
@@ -262,6 +264,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logFlushMs: e.LOG_FLUSH_MS,
     maxBodyBytes: e.MAX_BODY_BYTES,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    listenBacklog: e.LISTEN_BACKLOG,
     limits: limitSettings(e),
   };
   return deepFreeze(config);

@@ -3,15 +3,15 @@ import { AdmissionLimit } from './admission.js';
 
 describe('AdmissionLimit', () => {
   it('admits up to its limit, and one more once a place is given back', () => {
-    const l = new AdmissionLimit({ maxInFlight: 3, targetMs: 0 });
+    const l = new AdmissionLimit({ maxInFlight: 3, minInFlight: 1, targetMs: 0 });
     expect([l.admit(), l.admit(), l.admit(), l.admit()]).toEqual([true, true, true, false]);
     l.done(null, 0);
     expect(l.admit()).toBe(true);
     expect(l.admit()).toBe(false);
   });
 
-  it('shrinks by a tenth for a slow read, at most once per target, never below four', () => {
-    const l = new AdmissionLimit({ maxInFlight: 100, targetMs: 100 });
+  it('shrinks by a tenth for a slow read, at most once per target, never below its minimum', () => {
+    const l = new AdmissionLimit({ maxInFlight: 100, minInFlight: 4, targetMs: 100 });
     const slowRead = (now: number) => {
       l.admit();
       l.done(500, now);
@@ -33,7 +33,7 @@ describe('AdmissionLimit', () => {
   });
 
   it('grows back toward its maximum as reads are answered in time', () => {
-    const l = new AdmissionLimit({ maxInFlight: 50, targetMs: 100 });
+    const l = new AdmissionLimit({ maxInFlight: 50, minInFlight: 4, targetMs: 100 });
     for (let t = 0; t < 3000; t += 100) {
       l.admit();
       l.done(1000, t);

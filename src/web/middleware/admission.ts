@@ -7,7 +7,8 @@
  *
  * The limit adapts, as TCP's window does: each read answered slower than `targetMs` shrinks it
  * by a tenth, at most once per `targetMs`; each answered in time grows it by 1/limit. It stays
- * between MIN_LIMIT and `maxInFlight` (docs/decisions.md, Rate limits). Only reads (GET, HEAD)
+ * between `minInFlight` and `maxInFlight` (docs/decisions.md, Rate limits): a few clients that
+ * keep many requests open can only queue their own, so the board never refuses that few. Only reads (GET, HEAD)
  * are timed: a write's time includes its body's upload, which a slow client controls.
  */
 import type { MiddlewareHandler } from 'hono';
@@ -15,12 +16,12 @@ import { DomainError } from '../../domain/errors.js';
 import type { AppEnv } from '../env.js';
 
 const NEVER_SHED = new Set(['/health', '/metrics']);
-/** The limit never shrinks below this: a board always serves a few at once. */
-const MIN_LIMIT = 4;
 
 export interface AdmissionSettings {
   /** Requests served at once at most; 0 admits every request. */
   maxInFlight: number;
+  /** The limit never shrinks below this. */
+  minInFlight: number;
   /** A read answered slower than this shrinks the limit; 0 keeps it at `maxInFlight`. */
   targetMs: number;
 }
@@ -53,7 +54,7 @@ export class AdmissionLimit {
     if (tookMs > this.s.targetMs) {
       if (now - this.#lastShrink < this.s.targetMs) return;
       this.#lastShrink = now;
-      this.#limit = Math.max(MIN_LIMIT, this.#limit * 0.9);
+      this.#limit = Math.max(this.s.minInFlight, this.#limit * 0.9);
     } else {
       this.#limit = Math.min(this.s.maxInFlight, this.#limit + 1 / this.#limit);
     }
