@@ -64,3 +64,17 @@ function ticksOf(fields: readonly string[], children = false): number {
   const f = fields.map(Number);
   return ((f[11]! + f[12]! + (children ? f[13]! + f[14]! : 0)) * 1000) / TICKS_PER_S;
 }
+
+/** Cores the whole machine spent busy (not idle, not waiting on I/O) since boot, in ms (from /proc/stat); null when /proc cannot tell. */
+export function machineBusyMs(): number | null {
+  let line: string | undefined;
+  try {
+    line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0];
+  } catch {
+    return null;
+  }
+  // cpu  user nice system idle iowait irq softirq steal …
+  const f = line!.trim().split(/\s+/).slice(1).map(Number);
+  const busy = f[0]! + f[1]! + f[2]! + f[5]! + f[6]! + (f[7] ?? 0);
+  return (busy * 1000) / TICKS_PER_S;
+}

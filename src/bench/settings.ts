@@ -38,7 +38,7 @@ const schema = z.object({
   BENCH_PUBLISHES: count(1, 100),
   BENCH_IDLE_STREAMS: count(0, 10_000),
   /** `npm run bench:swarm`: agents per run, each's pause between steps, and seconds measured (after a warm-up). */
-  SWARM_SIZES: sizes('100,300,1000,3000'),
+  SWARM_SIZES: sizes('100,300,1000,2000,3000'),
   SWARM_THINK_MS: count(1, 2000),
   SWARM_SECONDS: count(1, 20),
   SWARM_WARMUP: count(0, 5),
