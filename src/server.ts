@@ -22,8 +22,8 @@ export async function listen(board: Board$, config: Config, log: Logger): Promis
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     // A larger queue than Node's default: agents reconnecting at once (after a restart, or a
-    // swarm starting) would overflow it, and each overflowed connection waits a second or more
-    // for its SYN to be sent again.
+    // swarm starting) would overflow it, and an overflowed connection waits for its SYN to be
+    // sent again.
     server.listen(config.port, config.host, config.listenBacklog, () => resolve());
   });
   const { address, port } = server.address() as AddressInfo;
