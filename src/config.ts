@@ -233,7 +233,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     operator: { name: e.OPERATOR_NAME, url: e.OPERATOR_URL, contact: e.OPERATOR_CONTACT },
     voterHashSecret: e.VOTER_HASH_SECRET,
     trustProxy: e.TRUST_PROXY,
-    shedding: { maxInFlight: e.MAX_IN_FLIGHT, minInFlight: Math.min(e.SHED_MIN_IN_FLIGHT, e.MAX_IN_FLIGHT || e.SHED_MIN_IN_FLIGHT), targetMs: e.SHED_TARGET_MS },
+    shedding: { maxInFlight: e.MAX_IN_FLIGHT, minInFlight: Math.min(e.SHED_MIN_IN_FLIGHT, e.MAX_IN_FLIGHT), targetMs: e.SHED_TARGET_MS },
     rateLimits: {
       anonWrites: e.RATE_LIMIT_ANON_WRITES,
       signedWrites: e.RATE_LIMIT_SIGNED_WRITES,

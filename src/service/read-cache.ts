@@ -144,10 +144,9 @@ export class ReadCache {
    */
   #keep(computed: Iterable<[string, ComputedValue<unknown>]>, mark: number | string | null, now: number): void {
     if (mark === null) return;
-    const known = this.#expiry;
-    // Without a write, nothing becomes live: the next expiry read earlier still holds until it passes.
-    if (known && known.mark === mark && typeof known.at === 'number' && now < known.at) return this.#keepUntil(computed, mark, now, known.at);
-    void this.#nextExpiry(mark, now).then(
+    const expiry = this.#nextExpiry(mark, now);
+    if (typeof expiry === 'number') return this.#keepUntil(computed, mark, now, expiry);
+    void expiry.then(
       (at) => this.#keepUntil(computed, mark, now, at),
       // The store could not tell: nothing is kept, and the next read computes again.
       () => undefined,
@@ -163,10 +162,14 @@ export class ReadCache {
     }
   }
 
-  /** The store-wide next expiry after `now` under `mark`: one read at a time for a mark, shared by every answer computed under it. */
-  #nextExpiry(mark: number | string, now: number): Promise<number> {
+  /**
+   * The store-wide next expiry after `now` under `mark`: as known (a number), or being read (one
+   * read at a time for a mark, shared by every answer computed under it).
+   */
+  #nextExpiry(mark: number | string, now: number): number | Promise<number> {
     const known = this.#expiry;
-    if (known && known.mark === mark && (typeof known.at !== 'number' || now < known.at)) return Promise.resolve(known.at);
+    // Without a write, nothing becomes live: the next expiry read earlier still holds until it passes.
+    if (known && known.mark === mark && (typeof known.at !== 'number' || now < known.at)) return known.at;
     const reading = this.o.store.objects.nextExpiry(now).then((at) => at ?? Infinity);
     const entry: { mark: number | string; at: number | Promise<number> } = { mark, at: reading };
     this.#expiry = entry;

@@ -8,14 +8,14 @@
  * The limit adapts, as TCP's window does: each read answered slower than `targetMs` shrinks it
  * by a tenth, at most once per `targetMs`; each answered in time grows it by 1/limit. It stays
  * between `minInFlight` and `maxInFlight` (docs/decisions.md, Rate limits): a few clients that
- * keep many requests open can only queue their own, so the board never refuses that few. Only reads (GET, HEAD)
- * are timed: a write's time includes its body's upload, which a slow client controls.
+ * keep many requests open can only queue their own, so the board never refuses that few. Only
+ * reads (GET, HEAD) are timed: a write's time includes its body's upload, which a slow client
+ * controls.
  */
 import type { MiddlewareHandler } from 'hono';
 import { DomainError } from '../../domain/errors.js';
 import type { AppEnv } from '../env.js';
-
-const NEVER_SHED = new Set(['/health', '/metrics']);
+import { OPERATOR_PATHS } from '../operator-paths.js';
 
 export interface AdmissionSettings {
   /** Requests served at once at most; 0 admits every request. */
@@ -64,7 +64,7 @@ export class AdmissionLimit {
 export function admission(s: AdmissionSettings, onShed: () => void): MiddlewareHandler<AppEnv> {
   const limit = new AdmissionLimit(s);
   return async (c, next) => {
-    if (s.maxInFlight === 0 || NEVER_SHED.has(c.req.path)) return next();
+    if (s.maxInFlight === 0 || OPERATOR_PATHS.has(c.req.path)) return next();
     if (!limit.admit()) {
       onShed();
       throw new DomainError('overloaded', `The board is answering as many requests as it can (${limit.limit} at once now); nothing was done. Retry after the seconds in Retry-After.`);

@@ -8,9 +8,9 @@ import type { Clock } from '../../ports/clock.js';
 import type { Kv } from '../../ports/kv.js';
 import { clientAddress } from '../client.js';
 import type { AppEnv } from '../env.js';
+import { OPERATOR_PATHS } from '../operator-paths.js';
 import { charge, rateLimit, RateLimitedError, type RatePolicy } from './rate-limit.js';
 
-const UNLIMITED = new Set(['/health', '/metrics']);
 
 export interface LimitSettings {
   anonWrites: number;
@@ -47,7 +47,7 @@ export function limits(r: LimitSettings, deps: { kv: Kv; clock: Clock; trustProx
     kv,
     clock,
     policyFor(c) {
-      if (UNLIMITED.has(c.req.path) || c.req.method === 'OPTIONS') return null;
+      if (OPERATOR_PATHS.has(c.req.path) || c.req.method === 'OPTIONS') return null;
       // An MCP exchange counts as a read; its write tools charge a write on top (chargeWrite).
       if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.path === '/mcp') return { policy: reads, key: callerKey(c) };
       return writePolicy(c);
