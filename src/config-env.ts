@@ -47,11 +47,11 @@ const EnvSchema = z.object({
   /** Most publishes PostgreSQL inserts in one statement, and most other write transactions it commits together (group commit); 1 commits each alone. */
   PG_GROUP_COMMIT_MAX: int(1, 1000).default(32),
   /**
-   * Batches of write transactions other than publishes in flight at once per process, each on
-   * its own pooled connection. Each batch holds the event log's lock through its commit's flush,
-   * so a second one overlaps little and takes half of what waits: one is cheaper (docs/performance.md).
+   * Batches of write transactions other than publishes (votes, withdrawals, moderation) in flight
+   * at once per process, each on its own pooled connection. A vote is several statements in
+   * series: with one batch at a time, they queue behind each other's round trips (docs/performance.md).
    */
-  PG_GROUP_COMMIT_CONNECTIONS: int(1, 1000).default(1),
+  PG_GROUP_COMMIT_CONNECTIONS: int(1, 1000).default(4),
   /**
    * Publish statements in flight at once per process, on its one publishing connection: each is
    * sent before those ahead of it are answered (pipelined), so the server starts it as soon as

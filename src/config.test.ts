@@ -32,7 +32,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SQLITE_VECTORS: 'hnsw' })).toThrow(ConfigError);
     expect(loadConfig({ EMBEDDINGS_OWN_THREAD: 'yes' }).embeddings.ownThread).toBe(true);
     const pgUrl = 'postgres://u@127.0.0.1/db';
-    expect(loadConfig({ DATABASE_URL: pgUrl }).database).toMatchObject({ groupCommit: { maxBatch: 32, inFlight: 1 }, publishPipeline: 2, publishPipelineMin: 8, readPipelines: 1 });
+    expect(loadConfig({ DATABASE_URL: pgUrl }).database).toMatchObject({ groupCommit: { maxBatch: 32, inFlight: 4 }, publishPipeline: 2, publishPipelineMin: 8, readPipelines: 1 });
     expect(loadConfig({ DATABASE_URL: pgUrl, PG_GROUP_COMMIT_CONNECTIONS: '3', PG_PUBLISH_PIPELINE: '1', PG_PUBLISH_PIPELINE_MIN: '1', PG_READ_PIPELINES: '4' }).database).toMatchObject({ groupCommit: { inFlight: 3 }, publishPipeline: 1, publishPipelineMin: 1, readPipelines: 4 });
     expect(() => loadConfig({ DATABASE_URL: pgUrl, PG_PUBLISH_PIPELINE: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ DATABASE_URL: pgUrl, PG_PUBLISH_PIPELINE_MIN: '0' })).toThrow(ConfigError);

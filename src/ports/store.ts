@@ -59,9 +59,11 @@ export interface Store {
    * throwing rolls back). Each read sees what other transactions committed before it; what
    * must not change underneath is locked by the half that reads it (a vote locks its object,
    * `identity.lockAuthor` an author's standing). It may be run again after a deadlock, so `fn`
-   * does nothing but read and write through `tx`.
+   * does nothing but read and write through `tx`. `scope` names what it locks: the author of the
+   * object it writes, or the object when it has none. Transactions of one scope may wait for each
+   * other; a store may run those of different scopes at once.
    */
-  withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  withTransaction<T>(scope: string, fn: (tx: StoreTx) => Promise<T>): Promise<T>;
 
   /**
    * A value that moves whenever anything the board shows may have changed: a write from this

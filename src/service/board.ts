@@ -70,6 +70,9 @@ export interface TopicView {
 
 const noPage = <T>(): PageResult<T> => ({ items: [], nextCursor: null });
 
+/** What a write on `o` may lock: its author's standing and objects, or the object alone (Store.withTransaction). */
+const lockScope = (o: StoredObject): string => (o.author ? `author ${o.author.id}` : `object ${o.id}`);
+
 export class Board {
   constructor(readonly deps: BoardDeps) {}
 
@@ -227,7 +230,7 @@ export class Board {
       throw new DomainError('forbidden', 'Authors cannot vote on their own objects.');
     }
     // The vote, the counts and the author's standing move together, or not at all.
-    const outcome = await this.deps.store.withTransaction(async (tx) => {
+    const outcome = await this.deps.store.withTransaction(lockScope(target), async (tx) => {
       const cast = await tx.votes.cast(
         { objectId: id, voterId: actor.voterId, kind, note: input.note ?? null, evidenceUrl: input.evidence_url ?? null },
         live,
@@ -265,7 +268,7 @@ export class Board {
     if (target.author?.id !== actor.author.id) throw new DomainError('forbidden', 'Only the author of an object can withdraw it.');
     const state = stateOf(target, live);
     if (state !== 'live' && state !== 'disputed') throw notFound(`Object ${id} is ${state}; only live or disputed objects can be withdrawn.`);
-    return this.deps.store.withTransaction(async (tx) => {
+    return this.deps.store.withTransaction(lockScope(target), async (tx) => {
       const o = (await tx.objects.setWithdrawn(id, live))!;
       await tx.events.append(eventOf('updated', o, live.now));
       return o;
@@ -275,7 +278,9 @@ export class Board {
   /** Moderation: hide shows `hidden` over any state; unhide returns the object to the state it would have. */
   async setHidden(id: string, hidden: boolean): Promise<StoredObject> {
     const live = this.live();
-    const o = await this.deps.store.withTransaction(async (tx) => {
+    const found = await this.deps.store.objects.get(id, live);
+    if (!found) throw notFound(`No object ${id}.`);
+    const o = await this.deps.store.withTransaction(lockScope(found), async (tx) => {
       const before = await tx.objects.get(id, live);
       if (!before) return null;
       if (before.hidden === hidden) return before;

@@ -1,5 +1,6 @@
 /** GET /p/{id}/votes and the object page: what voters said (notes, evidence) is shown, safely. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generateKey, publicJwkOf, signRequest } from '../../src/identity/agent-sign.mjs';
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
 
 describe('votes with their notes and evidence', () => {
@@ -72,5 +73,36 @@ describe('votes with their notes and evidence', () => {
     expect(page).toContain('&lt;script&gt;x&lt;/script&gt; fails on NFS');
     expect(page).not.toContain('<script>x</script>');
     expect(page).toContain('<a href="https://example.org/run/1" rel="nofollow ugc noopener noreferrer">');
+  });
+});
+
+describe('votes arriving together', () => {
+  let b: TestBoard;
+  beforeEach(async () => {
+    b = await makeTestBoard({ MAX_IN_FLIGHT: '1000' });
+  });
+  afterEach(() => b.dispose());
+
+  /** A request signed by `key` at the board's time. */
+  const signed = async (key: ReturnType<typeof generateKey>, path: string, body: unknown) => {
+    const text = JSON.stringify(body);
+    const request = new Request(`http://board.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' }, body: text });
+    const s = await signRequest(request, { privateJwk: key.privateJwk, now: b.clock.now() });
+    const res = await b.app.request(`http://board.test${path}`, { method: 'POST', headers: s.headers, body: text });
+    return { status: res.status, body: await res.json() };
+  };
+
+  it("on one signed author's objects, from many voters at once: every vote lands and each count is exact", async () => {
+    const author = generateKey();
+    expect((await signed(author, '/keys', { jwk: publicJwkOf(author.privateJwk) })).status).toBe(201);
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push((await signed(author, '/findings', { content: `finding ${i} on lock order`, topics: ['locks'] })).body.object.id);
+    // Each vote locks its object and its author's standing: on PostgreSQL, writes of batches running at once.
+    const votes = await Promise.all(Array.from({ length: 200 }, (_, n) => b.call('POST', `/p/${ids[n % 10]}/${Math.floor(n / 10) % 5 ? 'verify' : 'contradict'}`, { body: {}, from: `198.51.100.${n}` })));
+    expect(votes.map((r) => r.status)).toEqual(votes.map(() => 200));
+    for (const id of ids) {
+      const o = (await b.json('GET', `/p/${id}`)).body.object;
+      expect([o.verification_count, o.contradiction_count]).toEqual([16, 4]);
+    }
   });
 });

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewEvent } from '../../src/domain/events.js';
-import { PgGroupCommit } from '../../src/store/postgres/pg-group-commit.js';
+import { laneOf, PgGroupCommit } from '../../src/store/postgres/pg-group-commit.js';
 import { PoolSession, type PgSession } from '../../src/store/postgres/pg-session.js';
 import { PgStore } from '../../src/store/postgres/pg-store.js';
 import { freshSchema, pgUnavailable } from '../helpers/pg.js';
@@ -58,7 +58,7 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
     const commits = new PgGroupCommit(counting, { maxBatch: 8, inFlight: 1 });
     const results = await Promise.all(
       keys(20).map((k) =>
-        commits.run(async (tx, events) => {
+        commits.run('scope', async (tx, events) => {
           await record(tx, events, k);
           return `done ${k}`;
         }),
@@ -76,7 +76,7 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
     const commits = new PgGroupCommit(counting, { maxBatch: 32, inFlight: 1 });
     const outcomes = await Promise.allSettled(
       keys(10).map((k) =>
-        commits.run(async (tx, events) => {
+        commits.run('scope', async (tx, events) => {
           await record(tx, events, k);
           if (k === 'k04') throw new Error('k04 changed its mind');
           return k;
@@ -96,16 +96,16 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
     let once = 0;
     let always = 0;
     const [unlucky, hopeless, bystander] = await Promise.allSettled([
-      commits.run(async (tx) => {
+      commits.run('scope', async (tx) => {
         await mark(tx, 'unlucky');
         if (once++ === 0) throw deadlock();
         return 'unlucky';
       }),
-      commits.run(async () => {
+      commits.run('scope', async () => {
         always++;
         throw deadlock();
       }),
-      commits.run(async (tx) => {
+      commits.run('scope', async (tx) => {
         await mark(tx, 'bystander');
         return 'bystander';
       }),
@@ -121,7 +121,7 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
     const commits = new PgGroupCommit(counting, { maxBatch: 32, inFlight: 1 });
     // The deferred unique constraint is checked at COMMIT: the two jobs pass alone, not together.
     const job = (k: string) =>
-      commits.run(async (tx, events) => {
+      commits.run('scope', async (tx, events) => {
         await tx.query('INSERT INTO deferred (k) VALUES (1)');
         await record(tx, events, k);
         return k;
@@ -135,14 +135,68 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
     expect(await marks()).toEqual([]);
     expect(await logged()).toEqual([]);
     // The connection went back to the pool clean: the next batch commits.
-    expect(await commits.run(async (tx) => mark(tx, 'after').then(() => 'ok'))).toBe('ok');
+    expect(await commits.run('scope', async (tx) => mark(tx, 'after').then(() => 'ok'))).toBe('ok');
+  });
+
+  it('runs the scopes of different lanes at once, and one scope in order, one batch at a time', async () => {
+    const commits = new PgGroupCommit(counting, { maxBatch: 8, inFlight: 2 });
+    expect(laneOf('a', 2)).not.toBe(laneOf('b', 2));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const order: string[] = [];
+    const slow = commits.run('a', async (tx) => {
+      await mark(tx, 'a1');
+      await held;
+      order.push('a1');
+    });
+    // Same scope: behind the held batch. Another lane's scope: committed while it is held.
+    const same = commits.run('a', async (tx) => {
+      await mark(tx, 'a2');
+      order.push('a2');
+    });
+    await commits.run('b', async (tx) => {
+      await mark(tx, 'b1');
+      order.push('b1');
+    });
+    expect(order).toEqual(['b1']);
+    release();
+    await Promise.all([slow, same]);
+    expect(order).toEqual(['b1', 'a1', 'a2']);
+    expect(await marks()).toEqual(['a1', 'a2', 'b1']);
+  });
+
+  it('keeps a scope in one lane: batches that lock rows of one scope in any order never deadlock each other', async () => {
+    const commits = new PgGroupCommit(counting, { maxBatch: 4, inFlight: 4 });
+    await db.exec("CREATE TABLE counters (k text PRIMARY KEY, n int NOT NULL); INSERT INTO counters VALUES ('x1', 0), ('x2', 0), ('y1', 0), ('y2', 0)");
+    let deadlocks = 0;
+    const bump = (tx: PgSession, k: string) =>
+      tx.query('UPDATE counters SET n = n + 1 WHERE k = $1', [k]).catch((err: { code?: string }) => {
+        if (err.code === '40P01') deadlocks++;
+        throw err;
+      });
+    // Each job locks its scope's two rows, half in one order and half in the other.
+    const jobs = Array.from({ length: 80 }, (_, i) => {
+      const scope = i % 2 ? 'x' : 'y';
+      const [first, second] = i % 4 < 2 ? ['1', '2'] : ['2', '1'];
+      return commits.run(scope, async (tx) => {
+        await bump(tx, scope + first);
+        // Holds the first lock a moment, as a vote's later statements do.
+        await tx.query('SELECT pg_sleep(0.002)');
+        await bump(tx, scope + second);
+      });
+    });
+    const outcomes = await Promise.allSettled(jobs);
+    expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
+    expect(deadlocks).toBe(0);
+    const rows = (await db.query<{ k: string; n: number }>('SELECT k, n FROM counters ORDER BY k')).rows;
+    expect(rows).toEqual(['x1', 'x2', 'y1', 'y2'].map((k) => ({ k, n: 40 })));
   });
 
   it("plans a batch's statements once per connection, on connections of their own, and every other statement per execution", async () => {
     const mode = async (s: PgSession) => (await s.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0]!.plan_cache_mode;
     const generic = db.genericPlans();
     const commits = new PgGroupCommit(generic, { maxBatch: 8, inFlight: 1 });
-    expect(await commits.run((tx) => mode(tx))).toBe('force_generic_plan');
+    expect(await commits.run('scope', (tx) => mode(tx))).toBe('force_generic_plan');
     expect(await mode(generic)).toBe('force_generic_plan');
     for (let i = 0; i < 4; i++) expect(await mode(db)).toBe('force_custom_plan');
     expect(await db.transaction((tx) => mode(tx))).toBe('force_custom_plan');

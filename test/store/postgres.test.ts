@@ -984,7 +984,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
       const writer = (store: PgStore, w: number) =>
         (async () => {
           for (let i = 0; i < 25; i++) {
-            await store.withTransaction(async (tx) => {
+            await store.withTransaction(`o${w}-${i}`, async (tx) => {
               await tx.events.append({ kind: 'created', objectId: `o${w}-${i}`, type: 'finding', topics: ['x'], threadId: `o${w}-${i}`, at: Date.now() });
               await sleep(Math.random() * 4);
             });

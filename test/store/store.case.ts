@@ -287,7 +287,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       const o = await insert();
       const m1 = await store.changeMark();
       expect(m1).not.toBe(m0);
-      await store.withTransaction(async (tx) => {
+      await store.withTransaction('scope', async (tx) => {
         await tx.objects.setHidden(o.id, true, live());
       });
       expect(await store.changeMark()).not.toBe(m1);
@@ -800,14 +800,14 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
     describe('transactions', () => {
       it('commits every write of the function, or none when it throws', async () => {
         const target = await insert();
-        await store.withTransaction(async (tx) => {
+        await store.withTransaction('scope', async (tx) => {
           await tx.votes.cast({ objectId: target.id, voterId: 'v', kind: 'verify', note: null, evidenceUrl: null }, live());
           await tx.events.append(eventOf('updated', target, clock.now()));
         });
         expect((await store.objects.get(target.id, live()))?.verificationCount).toBe(1);
         const { newest } = await store.events.bounds();
         await expect(
-          store.withTransaction(async (tx) => {
+          store.withTransaction('scope', async (tx) => {
             await tx.objects.setHidden(target.id, true, live());
             await tx.events.append(eventOf('updated', target, clock.now()));
             await tx.identity.setReputable('someone', true, clock.now());
@@ -825,14 +825,15 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         const held = new Promise<void>((resolve) => (release = resolve));
         let locked!: () => void;
         const isLocked = new Promise<void>((resolve) => (locked = resolve));
-        const first = store.withTransaction(async (tx) => {
+        // Scopes of different lanes on PostgreSQL: the lock, not a shared batch, orders them.
+        const first = store.withTransaction('a', async (tx) => {
           await tx.identity.lockAuthor('author-l');
           locked();
           await held;
           order.push('first');
         });
         await isLocked;
-        const second = store.withTransaction(async (tx) => {
+        const second = store.withTransaction('b', async (tx) => {
           await tx.identity.lockAuthor('author-l');
           order.push('second');
         });
@@ -847,7 +848,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         const other = obj();
         let opened!: () => void;
         const isOpen = new Promise<void>((resolve) => (opened = resolve));
-        const tx = store.withTransaction(async (t) => {
+        const tx = store.withTransaction('scope', async (t) => {
           await t.objects.setHidden(target.id, true, live());
           opened();
           await new Promise((resolve) => setTimeout(resolve, 30));
@@ -1017,9 +1018,9 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         const listening = await store.events.listen(() => heard++);
         try {
           expect(await store.events.bounds()).toEqual({ newest: 0, prunedThrough: 0 });
-          await store.withTransaction(async (tx) => tx.events.append(ev('o1')));
+          await store.withTransaction('scope', async (tx) => tx.events.append(ev('o1')));
           await expect(
-            store.withTransaction(async (tx) => {
+            store.withTransaction('scope', async (tx) => {
               await tx.events.append(ev('o2'));
               throw new Error('rolled back');
             }),

@@ -21,6 +21,8 @@ export function toDomainError(err: unknown): unknown {
   const code = (err as { code?: string } | null)?.code ?? '';
   // lock_timeout (a lock held too long elsewhere) or statement_timeout reached: the work was rolled back.
   if (code === '55P03' || code === '57014') return new DomainError('unavailable', 'The database did not answer in time (a lock or a statement timed out); nothing was changed. Retry shortly.');
+  // A deadlock or serialization failure still there after the work was run again (mayRunAgain): it passes.
+  if (code === '40P01' || code === '40001') return new DomainError('unavailable', 'The database broke a deadlock with other writes by rolling this one back; nothing was changed. Retry shortly.');
   if (code === '22021' || code === '22P05') return new DomainError('validation-error', 'Text must not contain the NUL character (U+0000).');
   return err;
 }

@@ -10,6 +10,12 @@
  * statements must be answered by their keys' indexes whatever the values (see
  * PgIdentity.authorVoteStats).
  *
+ * Batches run in lanes, one batch at a time in each, and lanes at once, each on a connection of
+ * its own. A transaction names its scope (the author whose objects it locks, or the object when
+ * it has no author), and one scope always goes to the same lane: two lanes never lock the same
+ * rows, so their batches cannot deadlock each other, while a vote's statements in series no
+ * longer wait behind every other vote's.
+ *
  * Each caller sees what it would alone. A job reads what the jobs before it wrote, as serial
  * transactions would. When a job throws, the batch rolls back: that job is refused with its
  * error (or, after a deadlock, run again), and the others run again, in order, in the next
@@ -31,21 +37,34 @@ interface Job extends Waiting<unknown> {
   attempts: number;
 }
 
-export class PgGroupCommit {
-  readonly #batches: BatchQueue<Job>;
+/** A lane for `scope` among `lanes`: FNV-1a, so that a scope's lane is the same on every call. */
+export function laneOf(scope: string, lanes: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < scope.length; i++) h = Math.imul(h ^ scope.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % lanes;
+}
 
+export class PgGroupCommit {
+  readonly #lanes: BatchQueue<Job>[];
+
+  /** `settings.inFlight` is the number of lanes. */
   constructor(
     private readonly db: PgSession,
     settings: BatchSettings,
   ) {
-    this.#batches = new BatchQueue(settings, (jobs, release) => this.#batch(jobs, release));
+    this.#lanes = Array.from({ length: Math.max(1, settings.inFlight) }, () => {
+      const lane: BatchQueue<Job> = new BatchQueue({ ...settings, inFlight: 1 }, (jobs, release) => this.#batch(lane, jobs, release));
+      return lane;
+    });
   }
 
-  run<T>(fn: BatchJob<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => this.#batches.add({ fn, resolve: resolve as (v: unknown) => void, reject, attempts: 0 }));
+  /** Runs `fn` in the lane of `scope` (what it locks: an author, or an object without one). */
+  run<T>(scope: string, fn: BatchJob<T>): Promise<T> {
+    const lane = this.#lanes[laneOf(scope, this.#lanes.length)]!;
+    return new Promise<T>((resolve, reject) => lane.add({ fn, resolve: resolve as (v: unknown) => void, reject, attempts: 0 }));
   }
 
-  async #batch(jobs: Job[], release: () => void): Promise<void> {
+  async #batch(lane: BatchQueue<Job>, jobs: Job[], release: () => void): Promise<void> {
     const values: unknown[] = [];
     let failed: { job: Job; err: unknown } | undefined;
     try {
@@ -71,7 +90,7 @@ export class PgGroupCommit {
       // again), and the others run again, in order, in the next batch.
       const { job, err: cause } = failed;
       const again = mayRunAgain(cause, ++job.attempts);
-      this.#batches.retry(jobs.filter((j) => j !== job || again));
+      lane.retry(jobs.filter((j) => j !== job || again));
       if (!again) job.reject(cause);
       return;
     }

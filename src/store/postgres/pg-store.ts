@@ -80,7 +80,7 @@ export class PgStore implements Store {
     // (PgRoot.genericPlans); publishes on one, pipelined (PgRoot.pipeline); reads by key and
     // searches' statements on pipelined connections of their own (PgRoot.pipelines), planned
     // once (reads by key, searches of few matches) or for their values.
-    const batches = opts.groupCommit ?? { maxBatch: 32, inFlight: 1 };
+    const batches = opts.groupCommit ?? { maxBatch: 32, inFlight: 4 };
     this.#commits = new PgGroupCommit(db.genericPlans(), batches);
     this.#publishes = new PgPublishes(db.pipeline(), { maxBatch: batches.maxBatch, inFlight: opts.publishPipeline ?? 2, minBehind: opts.publishPipelineMin ?? 8 }, () => this.#leg);
     this.#upkeep = new PgIndexUpkeep(db, { intervalMs: opts.indexUpkeepMs ?? 5000, writes: () => this.#changes.writes, warn: opts.warn });
@@ -106,9 +106,9 @@ export class PgStore implements Store {
     return this.#publishes.run(o, live, event, vector ?? null);
   }
 
-  /** Concurrent calls share one BEGIN … COMMIT, one after another (PgGroupCommit). */
-  withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
-    return this.#commits.run((tx, events) => fn(halves(tx, events)));
+  /** Concurrent calls of a lane share one BEGIN … COMMIT, one after another (PgGroupCommit). */
+  withTransaction<T>(scope: string, fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+    return this.#commits.run(scope, (tx, events) => fn(halves(tx, events)));
   }
 
   /**

@@ -182,9 +182,9 @@ export class SqliteStore implements Store {
    * BEGIN IMMEDIATE takes the file's write lock at once, so the transaction is serializable
    * against other processes; the gate keeps this process's other requests out until it ends.
    * Concurrent calls share one BEGIN … COMMIT (GroupCommit), which the halves' own write
-   * transactions join.
+   * transactions join. One writer at a time: `scope` changes nothing here.
    */
-  async withTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+  async withTransaction<T>(_scope: string, fn: (tx: StoreTx) => Promise<T>): Promise<T> {
     return this.#commits.run(() => fn(this.#inside));
   }
 
