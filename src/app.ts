@@ -51,6 +51,7 @@ function guard(app: Hono<AppEnv>, w: AppWiring) {
     minCacheSeconds: s.directoryMinCacheSeconds,
     maxCacheSeconds: s.directoryMaxCacheSeconds,
     failureCacheSeconds: s.directoryFailureCacheSeconds,
+    localEntries: s.directoryLocalEntries,
     fetch: { allowPrivateNetwork: config.allowPrivateNetwork, timeoutMs: s.directoryTimeoutMs, maxBytes: s.directoryMaxBytes },
   });
   app.use(

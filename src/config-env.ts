@@ -156,6 +156,8 @@ const EnvSchema = z.object({
   KEY_DIRECTORY_MIN_CACHE: int(0).default(60),
   /** How long a directory that could not be read is not asked again. */
   KEY_DIRECTORY_FAILURE_CACHE: int(0).default(60),
+  /** Directories (and failures) each process also remembers itself, for when the kv cannot be read: an outage then fetches an origin's directory once per cache period, not per request. */
+  KEY_DIRECTORY_LOCAL_ENTRIES: int(0, 1_000_000).default(1000),
   KEY_DIRECTORY_TIMEOUT_MS: int(100).default(5000),
   KEY_DIRECTORY_MAX_BYTES: int(1024).default(64 * 1024),
   /** `reputable`: over this many days, at least this many verifications from this many other voters, under this share of contradictions. */

@@ -92,6 +92,7 @@ export interface Config {
     directoryMinCacheSeconds: number;
     directoryMaxCacheSeconds: number;
     directoryFailureCacheSeconds: number;
+    directoryLocalEntries: number;
     directoryTimeoutMs: number;
     directoryMaxBytes: number;
   };
@@ -257,6 +258,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       directoryMinCacheSeconds: e.KEY_DIRECTORY_MIN_CACHE,
       directoryMaxCacheSeconds: e.KEY_DIRECTORY_MAX_CACHE,
       directoryFailureCacheSeconds: e.KEY_DIRECTORY_FAILURE_CACHE,
+      directoryLocalEntries: e.KEY_DIRECTORY_LOCAL_ENTRIES,
       directoryTimeoutMs: e.KEY_DIRECTORY_TIMEOUT_MS,
       directoryMaxBytes: e.KEY_DIRECTORY_MAX_BYTES,
     },

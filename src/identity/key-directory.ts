@@ -5,6 +5,8 @@
  * directory that cannot be read is an error, never an empty list: the caller answers 401, and
  * the failure is remembered for a while too. So an origin's directory is fetched at most once
  * per floor period, whatever requests name it, and only after the requester paid (`charge`).
+ * While the kv cannot be read, the process's own memory of directories and failures stands in
+ * (with the same lifetimes), so an outage does not turn every signed request into a fetch.
  */
 import type { Kv } from '../ports/kv.js';
 import type { Clock } from '../ports/clock.js';
@@ -27,6 +29,8 @@ export function cacheSeconds(cacheControl: string | undefined, cap: number): num
 export class KeyDirectory {
   /** Fetches in flight by origin: a burst of requests naming one directory makes one fetch. */
   readonly #inFlight = new Map<string, Promise<Ed25519PublicJwk[]>>();
+  /** What the kv holds, as this process wrote it: read only when the kv cannot be (oldest dropped first). */
+  readonly #local = new Map<string, { value: string; until: number }>();
 
   constructor(
     private readonly deps: {
@@ -38,6 +42,8 @@ export class KeyDirectory {
       maxCacheSeconds: number;
       /** How long a directory that could not be read is not asked again. */
       failureCacheSeconds: number;
+      /** Entries the process remembers itself for a kv outage; 0 remembers none. */
+      localEntries: number;
     },
   ) {}
 
@@ -47,10 +53,7 @@ export class KeyDirectory {
    */
   async keys(origin: string, charge: () => Promise<void> = async () => undefined): Promise<Ed25519PublicJwk[]> {
     const now = this.deps.clock.now();
-    const [cached, failed] = await Promise.all([
-      this.deps.kv.get(`keydir:${origin}`, now).catch(() => null),
-      this.deps.kv.get(`keydir-failed:${origin}`, now).catch(() => null),
-    ]);
+    const [cached, failed] = await Promise.all([this.#get(`keydir:${origin}`, now), this.#get(`keydir-failed:${origin}`, now)]);
     if (cached) return JSON.parse(cached) as Ed25519PublicJwk[];
     if (failed) throw new DirectoryUnavailable(`${failed} (not asked again for up to ${this.deps.failureCacheSeconds} s)`);
     let pending = this.#inFlight.get(origin);
@@ -62,7 +65,7 @@ export class KeyDirectory {
           return await this.#fetch(origin);
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);
-          await this.deps.kv.set(`keydir-failed:${origin}`, message, this.deps.failureCacheSeconds * 1000, this.deps.clock.now()).catch(() => undefined);
+          await this.#set(`keydir-failed:${origin}`, message, this.deps.failureCacheSeconds * 1000);
           throw err;
         }
       })().finally(() => this.#inFlight.delete(origin));
@@ -92,7 +95,27 @@ export class KeyDirectory {
       .map((k) => readPublicJwk(k))
       .flatMap((r) => ('jwk' in r ? [r.jwk] : []));
     const ttl = Math.max(this.deps.minCacheSeconds, cacheSeconds(res.headers['cache-control'], this.deps.maxCacheSeconds));
-    if (ttl > 0) await this.deps.kv.set(`keydir:${origin}`, JSON.stringify(keys), ttl * 1000, this.deps.clock.now()).catch(() => undefined);
+    if (ttl > 0) await this.#set(`keydir:${origin}`, JSON.stringify(keys), ttl * 1000);
     return keys;
+  }
+
+  /** The kv's value, or where the kv cannot be read, this process's own. */
+  async #get(key: string, now: number): Promise<string | null> {
+    try {
+      return await this.deps.kv.get(key, now);
+    } catch {
+      const local = this.#local.get(key);
+      return local && local.until > now ? local.value : null;
+    }
+  }
+
+  async #set(key: string, value: string, ttlMs: number): Promise<void> {
+    const now = this.deps.clock.now();
+    if (this.deps.localEntries > 0) {
+      this.#local.delete(key);
+      this.#local.set(key, { value, until: now + ttlMs });
+      if (this.#local.size > this.deps.localEntries) this.#local.delete(this.#local.keys().next().value!);
+    }
+    await this.deps.kv.set(key, value, ttlMs, now).catch(() => undefined);
   }
 }

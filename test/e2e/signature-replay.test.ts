@@ -15,6 +15,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
 import { PrivateRedis } from '../helpers/private-redis.js';
+import { serveFetch, type Running } from '../helpers/http-server.js';
 
 /** A signed request as sent: it can be sent again, byte for byte. */
 async function signedRequest(b: TestBoard, key: PrivateJwk, path: string, body: unknown): Promise<() => Promise<Response>> {
@@ -84,6 +85,47 @@ describe('a Redis outage on a board that shares its state through Redis', () => 
     }
     const listed = await b.json('GET', '/findings?topic=redis-outage');
     expect(listed.body.objects.map((o: { content: string }) => o.content).filter((c: string) => c.includes('before the outage'))).toHaveLength(1);
+  });
+});
+
+describe('key directories while Redis is down', () => {
+  let redis: PrivateRedis;
+  let b: TestBoard;
+  let good: Running;
+  let broken: Running;
+  const key = generateKey().privateJwk;
+  const hits = (r: Running) => r.hits.filter((h) => h.includes('http-message-signatures-directory')).length;
+  beforeAll(async () => {
+    redis = await PrivateRedis.start();
+    good = await serveFetch(() => Response.json({ keys: [publicJwkOf(key)] }, { headers: { 'cache-control': 'max-age=60' } }));
+    broken = await serveFetch(() => new Response('down', { status: 500 }));
+    b = await makeTestBoard({ REDIS_URL: redis.url, REDIS_PREFIX: `keydir-${randomUUID()}:`, ALLOW_PRIVATE_NETWORK: 'true' });
+  });
+  afterAll(async () => {
+    await b.dispose();
+    await Promise.all([good.close(), broken.close(), redis.kill()]);
+  });
+
+  it("are remembered in the instance's own memory, so a flood of signed requests fetches each once", async () => {
+    await redis.kill();
+    const send = async (agent: string, n: number) => {
+      const text = JSON.stringify(finding(`from ${agent} ${n}`));
+      const signed = await signRequest(new Request('http://board.test/findings', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text }), { privateJwk: key, now: b.clock.now(), agent });
+      return b.app.request('http://board.test/findings', { method: 'POST', headers: signed.headers, body: text });
+    };
+    for (let n = 0; n < 3; n++) {
+      // Listed, but the nonce cannot be claimed: refused (503) after the key was found.
+      expect((await send(good.origin, n)).status).toBe(503);
+      const failing = await send(broken.origin, n);
+      expect(failing.status).toBe(401);
+      expect((await failing.json()).type).toMatch(/key-directory-unavailable$/);
+    }
+    expect([hits(good), hits(broken)]).toEqual([1, 1]);
+    // Past each lifetime, asked again.
+    b.clock.advance(61_000);
+    await send(good.origin, 3);
+    await send(broken.origin, 3);
+    expect([hits(good), hits(broken)]).toEqual([2, 2]);
   });
 });
 
