@@ -42,7 +42,7 @@ const EnvSchema = z.object({
   SQLITE_SEARCH_CACHE_KIB: int(64, 1_048_576).default(2048),
   /** SQLite's semantic leg: vectors in each process's memory (`memory`), or sqlite-vec's exact scan of the file (`scan`). */
   SQLITE_VECTORS: z.enum(['memory', 'scan']).default('memory'),
-  /** PostgreSQL connections each process's pool opens at most, for transactions and every statement not on the connections of their own: the write transactions' batches open PG_GROUP_COMMIT_CONNECTIONS more, publishes one, and searches and reads by key PG_READ_PIPELINES of each kind. */
+  /** PostgreSQL connections each process's pool opens at most, for transactions and every statement not on the connections of their own: the write transactions' batches open PG_GROUP_COMMIT_CONNECTIONS more (and two for parsing searches' words), publishes one, and searches and reads by key PG_READ_PIPELINES of each kind. */
   DATABASE_POOL_SIZE: int(1, 1000).default(10),
   /** Most publishes PostgreSQL inserts in one statement, and most other write transactions it commits together (group commit); 1 commits each alone. */
   PG_GROUP_COMMIT_MAX: int(1, 1000).default(32),

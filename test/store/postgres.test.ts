@@ -19,11 +19,15 @@ import type { LiveCriteria } from '../../src/domain/model.js';
 import type { NewObject } from '../../src/ports/object-store.js';
 import type { LexicalHit } from '../../src/ports/search-index.js';
 
-/** A pool on `url` that tells `sent` of each statement it sends (the pool's own, not the pipelined ones), in order. */
+/** A pool on `url` that tells `sent` of each statement it sends (the pool's own and those of its connections that plan once, not the pipelined ones), in order. */
 function recordingSession(url: string, sent: (text: string, params: readonly unknown[]) => void): PoolSession {
   const session = new PoolSession({ url, max: 2, connectTimeoutMs: 5000 });
   const query = session.query.bind(session);
   session.query = (text, params) => (sent(text, params ?? []), query(text, params));
+  // And the statements of the pool's connections that plan once (a search's query parsing).
+  const planned = session.genericPlans();
+  const plannedQuery = planned.query.bind(planned);
+  planned.query = (text, params) => (sent(text, params ?? []), plannedQuery(text, params));
   return session;
 }
 
@@ -411,6 +415,36 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     } finally {
       await store.close();
       await old.close();
+      await drop();
+    }
+  });
+
+  it("plans once what no plan can depend on: a search's query parsing, a thread's replies and the next expiry", async () => {
+    const { url, drop } = await freshSchema();
+    const planned: Sent[] = [];
+    const { store, session } = plannedReadsStore(url, planned);
+    const pooled: string[] = [];
+    const onceOnPool: string[] = [];
+    const query = session.query.bind(session);
+    session.query = (text, params) => (pooled.push(text), query(text, params));
+    const generic = session.genericPlans();
+    const genericQuery = generic.query.bind(generic);
+    generic.query = (text, params) => (onceOnPool.push(text), genericQuery(text, params));
+    try {
+      await store.migrate();
+      const live = { now: Date.now(), disputeMinContradictions: 2 };
+      const object = (id: string, parentId: string | null): NewObject => ({ id, type: parentId ? 'reply' : 'finding', title: 'x', content: 'pool exhausted', topics: ['x'], sourceUrl: null, parentId, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id });
+      await publishObject(store, object('01J00000000000000000000001', null), live);
+      await publishObject(store, object('01J00000000000000000000002', '01J00000000000000000000001'), live);
+      [pooled, onceOnPool, planned].forEach((l) => l.splice(0));
+      await store.search.lexical({ live, terms: ['pool', 'exhausted'], limit: 10 });
+      expect((await store.objects.list({ live, parentId: '01J00000000000000000000001', limit: 10 })).map((o) => o.id)).toEqual(['01J00000000000000000000002']);
+      expect(await store.objects.nextExpiry(live.now)).toBe(live.now + 60_000);
+      expect(onceOnPool.filter((t) => t.includes('AS term_lexemes'))).toHaveLength(1);
+      expect(planned.filter((p) => /o\.parent_id = \$\d/.test(p.text) || p.text.includes('min(live_until)'))).toHaveLength(2);
+      expect(pooled.filter((t) => t.includes('AS term_lexemes') || t.includes('parent_id =') || t.includes('min(live_until)'))).toEqual([]);
+    } finally {
+      await store.close();
       await drop();
     }
   });

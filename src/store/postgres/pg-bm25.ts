@@ -171,6 +171,12 @@ export class PgLexemes {
   constructor(
     /** For the statements that read the whole table: the pool. */
     private readonly db: PgSession,
+    /**
+     * For parsing queries and counting their lexemes: connections that plan each statement once.
+     * Nothing in its plan depends on the values (the lexemes come out of the statement itself),
+     * and planning it anew each time had cost as much as running it.
+     */
+    private readonly parsing: PgSession,
     /** Moves with every write any instance makes (PgStore.changeMark); null while unknown. */
     private readonly changeMark: () => Promise<number | null>,
   ) {}
@@ -221,7 +227,7 @@ export class PgLexemes {
     }
     // And those weighed by ANALYZE's share: the statement finds which the terms hold.
     const { sql, params } = parseStatement(terms, cfg, [...known.keys(), ...corpus.estimated[cfg === 'english' ? 'stems' : 'words'].keys()]);
-    const r = (await one<ParseRow>(this.db, sql, params))!;
+    const r = (await one<ParseRow>(this.parsing, sql, params))!;
     const counted = new Map(
       r.lexemes.map((lexeme, i) => {
         if (r.df[i]! < 0) return [lexeme, known.get(lexeme) ?? countOf(lexeme)!];

@@ -52,7 +52,10 @@ export class PgObjects implements ObjectStore {
       where.push('o.id < @before');
       params.before = q.before;
     }
-    const rows = await all<ObjectRow>(this.db, `SELECT ${SELECT_OBJECT} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY o.id DESC ${limitSql(q.limit)}`, params);
+    // A thread's replies are read by their index (parent_id, id) whatever the values: planned once,
+    // since planning it for every page had cost thirty times running it.
+    const byParent = typeof q.parentId === 'string' && q.topic === undefined && !q.types?.length;
+    const rows = await all<ObjectRow>(byParent ? this.keyed : this.db, `SELECT ${SELECT_OBJECT} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY o.id DESC ${limitSql(q.limit)}`, params);
     return rows.map(toObject);
   }
 
@@ -108,7 +111,8 @@ export class PgObjects implements ObjectStore {
   }
 
   async nextExpiry(now: number): Promise<number | null> {
-    return (await one<{ at: number | null }>(this.db, 'SELECT min(live_until) AS at FROM objects WHERE live_until > @now', { now }))!.at;
+    // Answered by the live_until index whatever the time: planned once.
+    return (await one<{ at: number | null }>(this.keyed, 'SELECT min(live_until) AS at FROM objects WHERE live_until > @now', { now }))!.at;
   }
 
   topTopics(live: LiveCriteria, minCount: number, limit: number): Promise<TopicCount[]> {

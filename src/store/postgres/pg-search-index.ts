@@ -40,8 +40,8 @@ export class PgSearchIndex implements SearchIndex {
   #windowRows = 0;
 
   constructor(
-    /** For statements that may run long (counts over the table): the pool. */
-    db: PgSession,
+    /** For statements that may run long (counts over the table): the pool, and connections of the pool's that plan once (PgRoot.genericPlans). */
+    db: { pool: PgSession; planned: PgSession },
     /**
      * The searches' own statements, short and many at once (PgRoot.pipelines): `planned` plans
      * each once per connection, for statements whose plan cannot depend on their values;
@@ -52,7 +52,7 @@ export class PgSearchIndex implements SearchIndex {
     /** Moves with every write any instance makes (PgStore.changeMark); null while unknown. */
     changeMark: () => Promise<number | null>,
   ) {
-    this.lexemes = new PgLexemes(db, changeMark);
+    this.lexemes = new PgLexemes(db.pool, db.planned, changeMark);
   }
 
   async lexical(q: LexicalQuery): Promise<LexicalHit[]> {

@@ -87,7 +87,7 @@ export class PgStore implements Store {
     this.objects = mapPgErrors(new PgObjects(db, db.pipelines('generic')));
     this.backups = mapPgErrors(new PgBackups(db));
     this.votes = mapPgErrors(new PgVotes(db));
-    this.search = mapPgErrors(new PgSearchIndex(db, { planned: db.pipelines('generic'), custom: db.pipelines('custom') }, () => this.#leg, () => this.changeMark()));
+    this.search = mapPgErrors(new PgSearchIndex({ pool: db, planned: db.genericPlans() }, { planned: db.pipelines('generic'), custom: db.pipelines('custom') }, () => this.#leg, () => this.changeMark()));
     this.embeddings = mapPgErrors(new PgEmbedQueue(db, () => this.#leg));
     this.registry = mapPgErrors(new PgRegistry(db));
     this.identity = mapPgErrors(new PgIdentity(db));
