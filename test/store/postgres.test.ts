@@ -433,7 +433,7 @@ describe.skipIf(unavailable !== null)('postgres (127.0.0.1:5432)', () => {
     try {
       await store.migrate();
       const live = { now: Date.now(), disputeMinContradictions: 2 };
-      const object = (id: string, parentId: string | null): NewObject => ({ id, type: parentId ? 'reply' : 'finding', title: 'x', content: 'pool exhausted', topics: ['x'], sourceUrl: null, parentId, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id });
+      const object = (id: string, parentId: string | null): NewObject => ({ id, type: parentId ? 'response' : 'finding', title: 'x', content: 'pool exhausted', topics: ['x'], sourceUrl: null, parentId, author: null, createdAt: live.now, expiresAt: live.now + 60_000, injectionSuspected: false, dedupeKey: id });
       await publishObject(store, object('01J00000000000000000000001', null), live);
       await publishObject(store, object('01J00000000000000000000002', '01J00000000000000000000001'), live);
       [pooled, onceOnPool, planned].forEach((l) => l.splice(0));
