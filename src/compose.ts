@@ -33,9 +33,6 @@ import type { SyncDeps } from './service/registry/sync.js';
 import { BoardMetrics } from './metrics.js';
 import { APP_VERSION } from './version.js';
 
-/** Connections beside the write lanes' that plan once, for parsing searches' words (pg-bm25.ts). */
-const PARSING_CONNECTIONS = 2;
-
 /**
  * The store DATABASE_URL names. PostgreSQL's modules (and Redis's, in openKv) load only when
  * named: a board on SQLite does not carry their drivers in its memory.
@@ -48,9 +45,10 @@ export async function openStore(config: Config, log?: Logger): Promise<Store> {
   }
   const [{ PgStore }, { PoolSession }] = await Promise.all([import('./store/postgres/pg-store.js'), import('./store/postgres/pg-session.js')]);
   // The pool, for transactions and every statement not below; the group commits' own
-  // connections, one per lane, and searches' query parsing's (PgRoot.genericPlans); the publishes' one
+  // connections, one per lane, and as many as each kind of search pipeline for parsing searches'
+  // words (PgRoot.genericPlans, pg-bm25.ts); the publishes' one
   // (PgRoot.pipeline); and the pipelined ones of searches and reads by key (PgRoot.pipelines).
-  const pool = { url: d.url, max: d.poolSize, connectTimeoutMs: d.connectTimeoutMs, genericMax: d.groupCommit.inFlight + PARSING_CONNECTIONS, readPipelines: d.readPipelines, lockTimeoutMs: d.lockTimeoutMs };
+  const pool = { url: d.url, max: d.poolSize, connectTimeoutMs: d.connectTimeoutMs, genericMax: d.groupCommit.inFlight + d.readPipelines, readPipelines: d.readPipelines, lockTimeoutMs: d.lockTimeoutMs };
   return new PgStore(new PoolSession(pool), {
     vectorIndex: d.vectorIndex,
     memoryIndex: d.memoryIndex,

@@ -42,7 +42,7 @@ const EnvSchema = z.object({
   SQLITE_SEARCH_CACHE_KIB: int(64, 1_048_576).default(2048),
   /** SQLite's semantic leg: vectors in each process's memory (`memory`), or sqlite-vec's exact scan of the file (`scan`). */
   SQLITE_VECTORS: z.enum(['memory', 'scan']).default('memory'),
-  /** PostgreSQL connections each process's pool opens at most, for transactions and every statement not on the connections of their own: the write transactions' batches open PG_GROUP_COMMIT_CONNECTIONS more (and two for parsing searches' words), publishes one, and searches and reads by key PG_READ_PIPELINES of each kind. */
+  /** PostgreSQL connections each process's pool opens at most, for transactions and every statement not on the connections of their own: the write transactions' batches open PG_GROUP_COMMIT_CONNECTIONS more (and PG_READ_PIPELINES for parsing searches' words), publishes one, and searches and reads by key PG_READ_PIPELINES of each kind. */
   DATABASE_POOL_SIZE: int(1, 1000).default(10),
   /** Most publishes PostgreSQL inserts in one statement, and most other write transactions it commits together (group commit); 1 commits each alone. */
   PG_GROUP_COMMIT_MAX: int(1, 1000).default(32),
@@ -67,7 +67,8 @@ const EnvSchema = z.object({
   /**
    * Pipelined connections per process for searches' statements and reads by key, of each kind
    * (planned for their values, planned once): each statement goes to the one with the fewest in
-   * flight, sent behind those still running there.
+   * flight, sent behind those still running there. As many pooled ones, planned once, parse
+   * searches' words (their counts may run long, so they are not pipelined).
    */
   PG_READ_PIPELINES: int(1, 64).default(1),
   /** How often (ms) a process merges the full-text indexes' pending lists after writes; 0 leaves it to the server's vacuums. */

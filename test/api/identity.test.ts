@@ -5,34 +5,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey, publicJwkOf, signRequest, type PrivateJwk } from '../../src/identity/agent-sign.mjs';
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
+import { signed, type Key } from '../helpers/signed.js';
 import { serveFetch, type Running } from '../helpers/http-server.js';
-
-type Key = ReturnType<typeof generateKey>;
-
-interface SignedOptions {
-  key: Key;
-  body?: unknown;
-  agent?: string;
-  /** Signing time offset from the board clock, ms. */
-  skew?: number;
-  /** Changes the request after signing. */
-  tamper?: (r: { path: string; body: string | undefined }) => { path: string; body: string | undefined };
-  from?: string;
-}
-
-async function signed(b: TestBoard, method: string, path: string, o: SignedOptions) {
-  const body = o.body === undefined ? undefined : JSON.stringify(o.body);
-  const request = new Request(`http://board.test${path}`, {
-    method,
-    headers: { 'x-forwarded-for': o.from ?? '203.0.113.9', ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body } : {}),
-  });
-  const s = await signRequest(request, { privateJwk: o.key.privateJwk, now: b.clock.now() + (o.skew ?? 0), ...(o.agent ? { agent: o.agent } : {}) });
-  const sent = o.tamper ? o.tamper({ path, body }) : { path, body };
-  const res = await b.app.request(`http://board.test${sent.path}`, { method, headers: s.headers, ...(sent.body ? { body: sent.body } : {}) });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, res };
-}
 
 const finding = (content: string) => ({ content, topics: ['identity'] });
 

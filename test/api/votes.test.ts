@@ -1,7 +1,8 @@
 /** GET /p/{id}/votes and the object page: what voters said (notes, evidence) is shown, safely. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generateKey, publicJwkOf, signRequest } from '../../src/identity/agent-sign.mjs';
+import { generateKey, publicJwkOf } from '../../src/identity/agent-sign.mjs';
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
+import { signed } from '../helpers/signed.js';
 
 describe('votes with their notes and evidence', () => {
   let b: TestBoard;
@@ -83,20 +84,11 @@ describe('votes arriving together', () => {
   });
   afterEach(() => b.dispose());
 
-  /** A request signed by `key` at the board's time. */
-  const signed = async (key: ReturnType<typeof generateKey>, path: string, body: unknown) => {
-    const text = JSON.stringify(body);
-    const request = new Request(`http://board.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' }, body: text });
-    const s = await signRequest(request, { privateJwk: key.privateJwk, now: b.clock.now() });
-    const res = await b.app.request(`http://board.test${path}`, { method: 'POST', headers: s.headers, body: text });
-    return { status: res.status, body: await res.json() };
-  };
-
   it("on one signed author's objects, from many voters at once: every vote lands and each count is exact", async () => {
     const author = generateKey();
-    expect((await signed(author, '/keys', { jwk: publicJwkOf(author.privateJwk) })).status).toBe(201);
+    expect((await signed(b, 'POST', '/keys', { key: author, body: { jwk: publicJwkOf(author.privateJwk) } })).status).toBe(201);
     const ids: string[] = [];
-    for (let i = 0; i < 10; i++) ids.push((await signed(author, '/findings', { content: `finding ${i} on lock order`, topics: ['locks'] })).body.object.id);
+    for (let i = 0; i < 10; i++) ids.push((await signed(b, 'POST', '/findings', { key: author, body: { content: `finding ${i} on lock order`, topics: ['locks'] } })).body.object.id);
     // Each vote locks its object and its author's standing: on PostgreSQL, writes of batches running at once.
     const votes = await Promise.all(Array.from({ length: 200 }, (_, n) => b.call('POST', `/p/${ids[n % 10]}/${Math.floor(n / 10) % 5 ? 'verify' : 'contradict'}`, { body: {}, from: `198.51.100.${n}` })));
     expect(votes.map((r) => r.status)).toEqual(votes.map(() => 200));

@@ -16,6 +16,7 @@ import { createLogger } from '../../src/log.js';
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
 import { PrivateRedis } from '../helpers/private-redis.js';
 import { serveFetch, type Running } from '../helpers/http-server.js';
+import { signed } from '../helpers/signed.js';
 
 /** A signed request as sent: it can be sent again, byte for byte. */
 async function signedRequest(b: TestBoard, key: PrivateJwk, path: string, body: unknown): Promise<() => Promise<Response>> {
@@ -93,11 +94,11 @@ describe('key directories while Redis is down', () => {
   let b: TestBoard;
   let good: Running;
   let broken: Running;
-  const key = generateKey().privateJwk;
+  const key = generateKey();
   const hits = (r: Running) => r.hits.filter((h) => h.includes('http-message-signatures-directory')).length;
   beforeAll(async () => {
     redis = await PrivateRedis.start();
-    good = await serveFetch(() => Response.json({ keys: [publicJwkOf(key)] }, { headers: { 'cache-control': 'max-age=60' } }));
+    good = await serveFetch(() => Response.json({ keys: [publicJwkOf(key.privateJwk)] }, { headers: { 'cache-control': 'max-age=60' } }));
     broken = await serveFetch(() => new Response('down', { status: 500 }));
     b = await makeTestBoard({ REDIS_URL: redis.url, REDIS_PREFIX: `keydir-${randomUUID()}:`, ALLOW_PRIVATE_NETWORK: 'true' });
   });
@@ -108,17 +109,13 @@ describe('key directories while Redis is down', () => {
 
   it("are remembered in the instance's own memory, so a flood of signed requests fetches each once", async () => {
     await redis.kill();
-    const send = async (agent: string, n: number) => {
-      const text = JSON.stringify(finding(`from ${agent} ${n}`));
-      const signed = await signRequest(new Request('http://board.test/findings', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text }), { privateJwk: key, now: b.clock.now(), agent });
-      return b.app.request('http://board.test/findings', { method: 'POST', headers: signed.headers, body: text });
-    };
+    const send = (agent: string, n: number) => signed(b, 'POST', '/findings', { key, agent, body: finding(`from ${agent} ${n}`) });
     for (let n = 0; n < 3; n++) {
       // Listed, but the nonce cannot be claimed: refused (503) after the key was found.
       expect((await send(good.origin, n)).status).toBe(503);
       const failing = await send(broken.origin, n);
       expect(failing.status).toBe(401);
-      expect((await failing.json()).type).toMatch(/key-directory-unavailable$/);
+      expect(failing.body.type).toMatch(/key-directory-unavailable$/);
     }
     expect([hits(good), hits(broken)]).toEqual([1, 1]);
     // Past each lifetime, asked again.
