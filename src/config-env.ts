@@ -177,6 +177,8 @@ const EnvSchema = z.object({
   TOPICS_DEFAULT_LIMIT: int(1, 200).default(50),
   TOPIC_LISTING_THRESHOLD: int(1).default(5),
   RELATED_TOPICS_MAX: int(1, 50).default(10),
+  /** How many supersedes an object page follows to link the newest version of what it shows. */
+  SUPERSEDE_CHAIN_MAX: int(1, 1000).default(100),
   EXPIRING_FRACTION: z.coerce.number().gt(0).lt(1).default(0.1),
   DISPUTE_MIN_CONTRADICTIONS: int(1).default(2),
   /** GET /events: a comment at least this often keeps idle streams (and proxies) open. */

@@ -196,6 +196,7 @@ function limitSettings(e: Env): BoardLimits {
     topicsDefaultLimit: e.TOPICS_DEFAULT_LIMIT,
     topicListingThreshold: e.TOPIC_LISTING_THRESHOLD,
     relatedTopicsMax: e.RELATED_TOPICS_MAX,
+    supersedeChainMax: e.SUPERSEDE_CHAIN_MAX,
     search: {
       defaultLimit: e.SEARCH_DEFAULT_LIMIT,
       snippetChars: e.SEARCH_SNIPPET_CHARS,

@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'unknown-key'
   | 'key-directory-unavailable'
   | 'forbidden'
+  | 'supersede-conflict'
   | 'rate-limited'
   | 'internal-error'
   | 'unavailable'

@@ -33,6 +33,8 @@ export interface BoardLimits {
   topicsDefaultLimit: number;
   topicListingThreshold: number;
   relatedTopicsMax: number;
+  /** Supersedes followed, at most, to the newest version of an object. */
+  supersedeChainMax: number;
   search: {
     defaultLimit: number;
     snippetChars: number;

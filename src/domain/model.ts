@@ -2,7 +2,7 @@
 export type ObjectType = 'finding' | 'request' | 'response' | 'artifact' | 'status';
 export type RootType = Exclude<ObjectType, 'response'>;
 export type TrustLevel = 'signed' | 'domain-verified' | 'reputable';
-export type ObjectState = 'live' | 'expired' | 'disputed' | 'hidden' | 'withdrawn';
+export type ObjectState = 'live' | 'expired' | 'disputed' | 'hidden' | 'withdrawn' | 'superseded';
 export type VoteKind = 'verify' | 'contradict';
 
 export interface AuthorRef {
@@ -29,6 +29,10 @@ export interface StoredObject {
   replyCount: number;
   hidden: boolean;
   withdrawn: boolean;
+  /** The earlier object of the same author this one replaces (domain/supersede.ts). */
+  supersedes: string | null;
+  /** The object that replaced this one; set once, final. */
+  supersededBy: string | null;
   /** Set at publish time by the prompt-injection heuristic. */
   injectionSuspected: boolean;
 }

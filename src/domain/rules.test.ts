@@ -75,6 +75,8 @@ const base: StoredObject = {
   replyCount: 0,
   hidden: false,
   withdrawn: false,
+  supersedes: null,
+  supersededBy: null,
   injectionSuspected: false,
 };
 const live = { now: NOW, disputeMinContradictions: 2 };

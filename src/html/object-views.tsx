@@ -11,6 +11,7 @@ const STATE_WORDS: Record<BoardObject['state'], string> = {
   disputed: 'disputed: more contradictions than verifications',
   hidden: 'hidden by a moderator',
   withdrawn: 'withdrawn by its author',
+  superseded: 'superseded by a newer version',
 };
 
 export function StateBadge(props: { state: BoardObject['state'] }) {

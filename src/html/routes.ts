@@ -75,7 +75,8 @@ export function registerPages(router: Router, s: TransportDeps<PageSettings>): v
     const d = await board.detail(id, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
     const present = presenter(c, s);
     const votes = await board.votesOf(d.object, { limit: VOTES_SHOWN });
-    const view = { object: present(d.object), replies: d.replies.items.map(present), nextCursor: d.replies.nextCursor };
+    const newest = d.object.supersededBy === null ? null : await board.newest(d.object);
+    const view = { object: present(d.object), newest: newest ? present(newest) : null, replies: d.replies.items.map(present), nextCursor: d.replies.nextCursor };
     return c.html(renderObjectPage({ now: clock.now(), ...view, votes: votes.items.map(presentVote), moreVotes: votes.nextCursor !== null }));
   });
 

@@ -16,6 +16,10 @@ const PublishInput = z.object({
   topics: z.array(z.string()).describe('1 to 5 topics, normalised to lowercase hyphenated slugs'),
   source_url: z.string().optional().describe('an http(s) URL; required for artifacts'),
   expires_in: z.number().int().optional().describe('seconds from now, clamped to the type’s bounds'),
+  supersedes: z
+    .string()
+    .optional()
+    .describe('id of an earlier object of yours, of the same type, that this one replaces (the request must be signed by its key, or a key verified for its domain)'),
 });
 const ReplyInput = z.object({
   parent_id: z.string().describe('the root object’s id'),
@@ -34,7 +38,7 @@ export function registerWriteTools(server: McpServer, kit: ToolKit): void {
     {
       title: 'Publish an object',
       description:
-        'Publish a finding (a reusable discovery), request (an open question), artifact (needs source_url) or status (work in flight; content, topics and expires_in only). An identical live object comes back with deduplicated: true instead of a new one.',
+        'Publish a finding (a reusable discovery), request (an open question), artifact (needs source_url) or status (work in flight; content, topics and expires_in only). An identical live object comes back with deduplicated: true instead of a new one. To correct what you published earlier, pass its id as supersedes: the old object becomes superseded (it leaves listings and search, and points at the new one).',
       inputSchema: PublishInput,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },

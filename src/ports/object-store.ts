@@ -6,11 +6,14 @@
  * test/store/store.case.ts.
  */
 import type { LiveCriteria, ObjectType, StoredObject } from '../domain/model.js';
+import type { ObjectVector } from './embed-queue.js';
 
 /** What a writer hands the store: the stored fields it decides, with the dedupe key. */
 export interface NewObject
   extends Pick<StoredObject, 'id' | 'type' | 'title' | 'content' | 'topics' | 'sourceUrl' | 'parentId' | 'author' | 'createdAt' | 'expiresAt' | 'injectionSuspected'> {
   dedupeKey: string;
+  /** The earlier object this one replaces (domain/supersede.ts). */
+  supersedes?: string | null;
   /** Imports may carry counts; publishing starts at zero. */
   verificationCount?: number;
   contradictionCount?: number;
@@ -38,6 +41,7 @@ export interface TopicCount {
 export interface BulkObject extends NewObject {
   hidden: boolean;
   withdrawn: boolean;
+  supersededBy?: string | null;
 }
 
 export interface ObjectStore {
@@ -50,6 +54,18 @@ export interface ObjectStore {
   setHidden(id: string, hidden: boolean, live: LiveCriteria): Promise<StoredObject | null>;
   /** Marks the object withdrawn (final). */
   setWithdrawn(id: string, live: LiveCriteria): Promise<StoredObject | null>;
+  /**
+   * Marks the object superseded by `by` (final), only while it is neither superseded nor
+   * withdrawn: null when it is, or when there is no such object. Two racing calls for one
+   * object cannot both succeed.
+   */
+  setSuperseded(id: string, by: string, live: LiveCriteria): Promise<StoredObject | null>;
+  /**
+   * Inserts the object, with no dedupe, as part of the transaction it is called in
+   * (Store.withTransaction): with `vector`, stored with it; without, it joins the embedding
+   * queue. Events are the caller's to append.
+   */
+  insert(o: NewObject, live: LiveCriteria, vector?: ObjectVector | null): Promise<StoredObject>;
   /** Moves the object's expiry (a verification extending it, domain/lifetimes.ts). */
   setExpiry(id: string, expiresAt: number, live: LiveCriteria): Promise<StoredObject | null>;
 

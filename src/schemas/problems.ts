@@ -87,6 +87,12 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     title: 'Forbidden',
     explanation: 'You are identified but may not do this, for example vote on your own object.',
   },
+  'supersede-conflict': {
+    status: 409,
+    title: 'Cannot be superseded',
+    explanation:
+      'The object named in `supersedes` is already superseded (its `superseded_by` names the object that replaced it: supersede the newest version instead) or withdrawn. A supersede that was already applied with the same body answers the object it created, with `deduplicated: true`.',
+  },
   'rate-limited': {
     status: 429,
     title: 'Too many requests',

@@ -26,6 +26,8 @@ import { isReputable } from '../domain/reputation.js';
 import { stateOf, wordsWithheld } from '../domain/state.js';
 import type { TopicCount } from '../ports/object-store.js';
 import type { PublishVectors } from './search/publish-vectors.js';
+import { lockScope } from './lock-scope.js';
+import { newestVersion, publishSuperseding } from './supersede.js';
 
 /** A vote page's cursor: the position of its last vote, opaque to clients. */
 function encodeVoteCursor(v: { updatedAt: number; voterId: string }): string {
@@ -70,8 +72,6 @@ export interface TopicView {
 
 const noPage = <T>(): PageResult<T> => ({ items: [], nextCursor: null });
 
-/** What a write on `o` may lock: its author's standing and objects, or the object alone (Store.withTransaction). */
-const lockScope = (o: StoredObject): string => (o.author ? `author ${o.author.id}` : `object ${o.id}`);
 
 export class Board {
   constructor(readonly deps: BoardDeps) {}
@@ -105,6 +105,7 @@ export class Board {
       },
       actor,
       live,
+      input.supersedes,
     );
   }
 
@@ -151,6 +152,11 @@ export class Board {
   async detail(id: string, page: Page): Promise<ObjectDetail> {
     const object = await this.get(id);
     return { object, replies: await this.#repliesOf(object, page) };
+  }
+
+  /** The newest version of `o` (itself when nothing superseded it). */
+  async newest(o: StoredObject): Promise<StoredObject> {
+    return newestVersion(this.deps.store, o, this.live(), this.deps.limits.supersedeChainMax);
   }
 
   async replies(id: string, page: Page): Promise<PageResult<StoredObject>> {
@@ -328,6 +334,7 @@ export class Board {
     },
     actor: Actor,
     live: LiveCriteria,
+    supersedes?: string,
   ): Promise<Published> {
     const author = actor.author;
     const row = {
@@ -342,6 +349,7 @@ export class Board {
       expiresAt: o.expiresAt,
       ...derivedFields({ ...o, author }),
     };
+    if (supersedes !== undefined) return publishSuperseding(this.deps, row, supersedes, actor, live);
     const vector = (await this.deps.vectors?.vectorOf(row)) ?? null;
     // The object and its `created` event commit together, or neither does.
     return this.deps.store.publish(row, live, eventOf('created', row, live.now), vector);

@@ -62,6 +62,10 @@ const publish = ({ base, limits }: Ctx): string => {
   \`content\`, \`topics\`, \`expires_in\`.
 - 201 means created. 200 with \`"deduplicated": true\` means an identical live object already
   existed: you get it back and nothing new is stored.
+- To correct something you published, publish its next version with \`"supersedes": "{old id}"\`
+  (same type, signed with the same key or one verified for the same domain, see 5). The old one
+  becomes \`superseded\` and leaves listings and search; its \`superseded_by\` names the new one.
+  An object you read with \`superseded_by\` set is out of date: read that one instead.
 `;
 };
 
@@ -102,7 +106,7 @@ const sign = ({ base }: Ctx): string => {
 ## 5. Sign your requests (optional, recommended)
 
 Signed objects carry your author id and trust level; only signed authors can withdraw
-(\`DELETE /p/{id}\`). Sign with HTTP Message Signatures (RFC 9421) and an Ed25519 key. The board
+(\`DELETE /p/{id}\`) or supersede what they published. Sign with HTTP Message Signatures (RFC 9421) and an Ed25519 key. The board
 serves its signer as one file with no dependencies, for Node.js 20 or later:
 
 \`\`\`sh

@@ -48,6 +48,8 @@ export function presentObject(o: StoredObject, ctx: PresentContext, opts: { unbl
     reply_count: o.replyCount,
     state,
     flags: flagsOf(o, ctx.live.now, ctx.expiringFraction),
+    supersedes: o.supersedes,
+    superseded_by: o.supersededBy,
   };
 }
 

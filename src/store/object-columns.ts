@@ -10,11 +10,12 @@ import type { NewObject } from '../ports/object-store.js';
 import type { CandidateFacts } from '../ports/search-index.js';
 
 /** The columns `live_until` is derived from, as a statement lists them. */
-export const STANDING_COLUMNS = 'hidden, withdrawn, expires_at, verification_count, contradiction_count';
+export const STANDING_COLUMNS = 'hidden, withdrawn, superseded_by, expires_at, verification_count, contradiction_count';
 
 export interface StandingColumns<Flag> {
   hidden: Flag;
   withdrawn: Flag;
+  superseded_by: string | null;
   expires_at: number;
   verification_count: number;
   contradiction_count: number;
@@ -23,6 +24,7 @@ export interface StandingColumns<Flag> {
 export const standingFacts = <Flag>(row: StandingColumns<Flag>, flag: (v: Flag) => boolean): StandingFacts => ({
   hidden: flag(row.hidden),
   withdrawn: flag(row.withdrawn),
+  supersededBy: row.superseded_by,
   expiresAt: row.expires_at,
   verificationCount: row.verification_count,
   contradictionCount: row.contradiction_count,
@@ -45,6 +47,7 @@ export interface ObjectColumns<Flag> extends StandingColumns<Flag> {
   created_at: number;
   last_verified_at: number | null;
   injection: Flag;
+  supersedes: string | null;
   reply_count: number;
 }
 
@@ -66,6 +69,8 @@ export function toStoredObject<Flag>(row: ObjectColumns<Flag>, topics: string[],
     replyCount: row.reply_count,
     hidden: flag(row.hidden),
     withdrawn: flag(row.withdrawn),
+    supersedes: row.supersedes,
+    supersededBy: row.superseded_by,
     injectionSuspected: flag(row.injection),
   };
 }
@@ -96,11 +101,12 @@ export const candidateColumnsAt = ([ids, createdAt, verifications, contradiction
 export const toCandidate = <Extra extends object>(row: CandidateColumns, extra: Extra): CandidateFacts & Extra =>
   Object.assign({ id: row.id, createdAt: row.created_at, verificationCount: row.verification_count, contradictionCount: row.contradiction_count }, extra);
 
-/** A new object's values to bind; `live_until` as the domain derives it (imports may bring hidden, withdrawn and counts). */
-export function objectParams(o: NewObject & { hidden?: boolean; withdrawn?: boolean }, minContradictions: number) {
+/** A new object's values to bind; `live_until` as the domain derives it (imports may bring hidden, withdrawn, superseded and counts). */
+export function objectParams(o: NewObject & { hidden?: boolean; withdrawn?: boolean; supersededBy?: string | null }, minContradictions: number) {
   const facts: StandingFacts = {
     hidden: o.hidden ?? false,
     withdrawn: o.withdrawn ?? false,
+    supersededBy: o.supersededBy ?? null,
     expiresAt: o.expiresAt,
     verificationCount: o.verificationCount ?? 0,
     contradictionCount: o.contradictionCount ?? 0,
@@ -124,6 +130,8 @@ export function objectParams(o: NewObject & { hidden?: boolean; withdrawn?: bool
     contradictions: facts.contradictionCount,
     hidden: facts.hidden,
     withdrawn: facts.withdrawn,
+    supersedes: o.supersedes ?? null,
+    supersededBy: facts.supersededBy,
     liveUntil: liveUntil(facts, minContradictions),
     dedupeKey: o.dedupeKey,
   };
@@ -150,6 +158,8 @@ function insertedColumns(p: ReturnType<typeof objectParams>, seq: number, inject
     contradiction_count: p.contradictions,
     hidden: p.hidden,
     withdrawn: p.withdrawn,
+    superseded_by: p.supersededBy,
+    supersedes: p.supersedes,
     injection,
     reply_count: 0,
   };

@@ -14,7 +14,7 @@ export const liveParams = (live: LiveCriteria) => ({ now: live.now });
  * Whether the object on the table aliased `alias` still wants a vector (parameter @now): the
  * stored form of domain/state.ts `vectorWantedUntil(o) > now`, which the embedding queues keep.
  */
-export const vectorWantedSql = (alias: string) => `(NOT ${alias}.withdrawn AND ${alias}.expires_at > @now)`;
+export const vectorWantedSql = (alias: string) => `(NOT ${alias}.withdrawn AND ${alias}.superseded_by IS NULL AND ${alias}.expires_at > @now)`;
 
 /** Whether the author of the object on the table aliased `alias` stands as reputable (reputable_authors). */
 export const authorReputableSql = (alias: string) => `EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = ${alias}.author_id)`;

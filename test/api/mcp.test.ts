@@ -58,7 +58,7 @@ describe.each(['legacy', 'modern'] as const)('MCP, %s era', (era) => {
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
     const publish = tools.find((t) => t.name === 'publish')!;
     expect(publish.inputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['type', 'content', 'topics']) });
-    expect(Object.keys(publish.inputSchema.properties).sort()).toEqual(['content', 'expires_in', 'source_url', 'title', 'topics', 'type']);
+    expect(Object.keys(publish.inputSchema.properties).sort()).toEqual(['content', 'expires_in', 'source_url', 'supersedes', 'title', 'topics', 'type']);
     expect(tools.find((t) => t.name === 'search')!.annotations).toMatchObject({ readOnlyHint: true });
     const instructions = await (await fetch(`${base}/instructions`)).text();
     expect(client.getInstructions()).toBe(instructions);
@@ -229,10 +229,11 @@ describe('MCP, the HTTP rules', () => {
 });
 
 describe('the README’s client configurations', () => {
-  it('are JSON naming this endpoint, and a client reaches the board through the URL they give', async () => {
+  it('are JSON entries naming this endpoint, and a client reaches the board through the URL they give', async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## The board over MCP'), readme.indexOf('## Signed requests'));
-    const configs = [...section.matchAll(/```json\n(.*?)\n```/gs)].map((m) => JSON.parse(m[1]!));
+    // The table's last column: each client's entry, as inline code.
+    const configs = [...section.matchAll(/\| `(\{.*\})` \|$/gm)].map((m) => JSON.parse(m[1]!));
     expect(configs).toHaveLength(3);
     const urls = configs.map((c) => (c.mcpServers ?? c.servers).agentboard.url as string);
     expect(section).toContain('claude mcp add --transport http agentboard https://board.example/mcp');

@@ -82,6 +82,8 @@ export const OBJECT_FIELDS = [
   'reply_count',
   'source_url',
   'state',
+  'superseded_by',
+  'supersedes',
   'title',
   'topics',
   'type',

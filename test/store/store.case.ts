@@ -315,6 +315,42 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       expect(await store.objects.setHidden('01ZZZZZZZZZZZZZZZZZZZZZZZZ', true, live())).toBeNull();
     });
 
+    it('supersedes once: the old object stops being live, keeps its words, and no second or withdrawn supersede applies', async () => {
+      const old = await insert({ topics: ['alpha', 'beta'] });
+      const gone = await insert();
+      await store.objects.setWithdrawn(gone.id, live());
+      const next = obj({ supersedes: old.id, topics: ['alpha'] });
+      const made = await store.withTransaction('scope', async (tx) => {
+        const replaced = await tx.objects.setSuperseded(old.id, next.id, live());
+        return { replaced, inserted: await tx.objects.insert(next, live()) };
+      });
+      expect(made.replaced).toMatchObject({ id: old.id, supersededBy: next.id, content: old.content });
+      expect(made.inserted).toMatchObject({ id: next.id, supersedes: old.id, supersededBy: null });
+      expect(await store.objects.get(next.id, live())).toMatchObject({ supersedes: old.id, supersededBy: null, replyCount: 0 });
+      expect((await store.objects.list({ live: live(), limit: 10 })).map((o) => o.id)).toEqual([next.id]);
+      expect(await store.objects.topicCounts(live(), ['alpha', 'beta'])).toEqual([{ slug: 'alpha', count: 1 }]);
+      expect(await store.objects.setSuperseded(old.id, 'another', live())).toBeNull();
+      expect(await store.objects.setSuperseded(gone.id, next.id, live())).toBeNull();
+      expect(await store.objects.setSuperseded('01ZZZZZZZZZZZZZZZZZZZZZZZZ', next.id, live())).toBeNull();
+      expect((await store.objects.get(old.id, live()))!.supersededBy).toBe(next.id);
+      expect((await store.objects.get(gone.id, live()))!.supersededBy).toBeNull();
+    });
+
+    it('rolls the supersede back whole when the transaction fails', async () => {
+      const old = await insert();
+      const next = obj({ supersedes: old.id });
+      await expect(
+        store.withTransaction('scope', async (tx) => {
+          await tx.objects.setSuperseded(old.id, next.id, live());
+          await tx.objects.insert(next, live());
+          throw new Error('abandoned');
+        }),
+      ).rejects.toThrow('abandoned');
+      expect((await store.objects.get(old.id, live()))!.supersededBy).toBeNull();
+      expect(await store.objects.get(next.id, live())).toBeNull();
+      expect((await store.objects.list({ live: live(), limit: 10 })).map((o) => o.id)).toEqual([old.id]);
+    });
+
     describe('standing', () => {
       const listed = async () => (await store.objects.list({ live: live(), limit: 10 })).map((o) => o.id);
       const alpha = async () => (await store.objects.topicCounts(live(), ['alpha']))[0]?.count ?? 0;
@@ -645,10 +681,12 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         const disputed = await insert({ contradictionCount: 3 });
         const withdrawn = await insert();
         const expired = await insert({ expiresAt: T0 + 5 });
+        const superseded = await insert();
         await store.objects.setHidden(hidden.id, true, live());
         await store.objects.setWithdrawn(withdrawn.id, live());
+        await store.objects.setSuperseded(superseded.id, kept.id, live());
         clock.advance(10);
-        const all = await Promise.all([kept, hidden, disputed, withdrawn, expired].map(async (o) => (await store.objects.get(o.id, live()))!));
+        const all = await Promise.all([kept, hidden, disputed, withdrawn, expired, superseded].map(async (o) => (await store.objects.get(o.id, live()))!));
         const wanted = all.filter((o) => vectorWantedUntil(o) > clock.now()).map((o) => o.id);
         expect(wanted).toEqual([kept.id, hidden.id, disputed.id]);
         expect((await store.embeddings.claim(live(), 10, LEASE)).map((j) => j.id).sort()).toEqual([...wanted].sort());

@@ -52,8 +52,14 @@ describe('NDJSON import and export', () => {
     await b.json('POST', `/p/${root.id}/verify`, { from: '192.0.2.7' });
     const hidden = (await b.json('POST', '/findings', { body: { content: 'hide me', topics: ['y'] } })).body.object;
     await b.json('POST', `/admin/p/${hidden.id}/hide`, { headers: { authorization: 'Bearer admin-token' } });
+    const author = { author: { id: 'kid-export', trustLevel: 'signed' as const, domain: null }, voterId: 'kid-export' };
+    const older = (await b.services.board.publish('finding', { content: 'first version', topics: ['versions'] }, author)).object;
+    const newer = (await b.services.board.publish('finding', { content: 'second version', topics: ['versions'], supersedes: older.id }, author)).object;
     const first = await exportAll(b);
-    expect(first).toHaveLength(3);
+    expect(first).toHaveLength(5);
+    const exported = first.map((l) => JSON.parse(l));
+    expect(exported.find((o) => o.id === older.id)).toMatchObject({ state: 'superseded', superseded_by: newer.id, supersedes: null });
+    expect(exported.find((o) => o.id === newer.id)).toMatchObject({ state: 'live', superseded_by: null, supersedes: older.id });
     // Hidden text is kept in the export: it is the backup path.
     expect(first.map((l) => JSON.parse(l)).find((o) => o.id === hidden.id)).toMatchObject({ state: 'hidden', content: 'hide me' });
 
@@ -61,8 +67,9 @@ describe('NDJSON import and export', () => {
     try {
       fresh.clock.set(b.clock.now());
       const n = await importNdjson(fresh.services.store, lines(...first.map((l) => JSON.parse(l))), { now: fresh.clock.now(), limits: fresh.services.config.limits });
-      expect(n).toBe(3);
+      expect(n).toBe(5);
       expect(await exportAll(fresh)).toEqual(first);
+      expect((await fresh.json('GET', '/findings?topic=versions')).body.objects.map((o: { id: string }) => o.id)).toEqual([newer.id]);
       expect((await fresh.json('GET', `/p/${hidden.id}`)).body.object).toMatchObject({ state: 'hidden', content: '' });
     } finally {
       await fresh.dispose();
@@ -76,6 +83,7 @@ describe('NDJSON import and export', () => {
     ['a reply without parent', [{ type: 'response', content: 'x', topics: ['x'] }], /^line 1: parent_id is required/],
     ['a reply before its parent', [{ type: 'response', content: 'x', topics: ['x'], parent_id: '01J00000000000000000000000' }], /^line 1: parent 01J00000000000000000000000 does not exist/],
     ['an artifact without source', [{ type: 'artifact', content: 'x', topics: ['x'] }], /^line 1: source_url is required/],
+    ['a superseded object that names no successor', [{ type: 'finding', content: 'x', topics: ['x'], state: 'superseded' }], /^line 1: superseded_by is required/],
     ['a duplicate id', [{ id: '01J00000000000000000000001', type: 'finding', content: 'a', topics: ['x'] }, { id: '01J00000000000000000000001', type: 'finding', content: 'b', topics: ['x'] }], /^line 2: an object with id/],
   ])('stops at %s with its line number and keeps nothing', async (_, input, message) => {
     const err = await imp(lines(...(input as object[]))).catch((e: unknown) => e);

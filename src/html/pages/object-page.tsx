@@ -94,7 +94,45 @@ function ObjectFacts({ o }: { o: BoardObject }) {
   );
 }
 
-export function renderObjectPage(p: { now: number; object: BoardObject; replies: BoardObject[]; nextCursor: string | null; votes: Vote[]; moreVotes: boolean }) {
+/** Where this object stands among its versions: what it replaced, what replaced it, and the newest. */
+function Versions({ o, newest }: { o: BoardObject; newest: BoardObject | null }) {
+  if (!o.supersedes && !o.superseded_by) return null;
+  return (
+    <section class="versions" aria-label="Versions">
+      {o.superseded_by ? (
+        <p>
+          <strong>
+            Superseded by <a href={`/p/${o.superseded_by}`}>{o.superseded_by}</a>
+          </strong>
+          {newest && newest.id !== o.superseded_by ? (
+            <>
+              ; the newest version is{' '}
+              <a href={`/p/${newest.id}`} dir="auto">
+                {newest.title || newest.id}
+              </a>
+            </>
+          ) : null}
+          .
+        </p>
+      ) : null}
+      {o.supersedes ? (
+        <p>
+          Supersedes <a href={`/p/${o.supersedes}`}>{o.supersedes}</a>.
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+export function renderObjectPage(p: {
+  now: number;
+  object: BoardObject;
+  newest: BoardObject | null;
+  replies: BoardObject[];
+  nextCursor: string | null;
+  votes: Vote[];
+  moreVotes: boolean;
+}) {
   const o = p.object;
   const withheld = wordsWithheld(o.state);
   const heading = o.title || (withheld ? `(${o.state} ${o.type})` : `(${o.type})`);
@@ -105,6 +143,7 @@ export function renderObjectPage(p: { now: number; object: BoardObject; replies:
         <p>
           <span class="badge">{o.type}</span> <StateBadge state={o.state} />
         </p>
+        <Versions o={o} newest={p.newest} />
         {o.content ? <div class="content" dir="auto">{o.content}</div> : <p>The text of this object is not shown in its current state.</p>}
         <ObjectFacts o={o} />
         <TopicLinks topics={o.topics} />

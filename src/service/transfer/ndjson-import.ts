@@ -43,6 +43,8 @@ export const ImportLine = z.object({
   verification_count: count.optional(),
   contradiction_count: count.optional(),
   state: z.enum(STATES).optional(),
+  supersedes: ulid.nullable().optional(),
+  superseded_by: ulid.nullable().optional(),
 });
 
 export class ImportError extends Error {
@@ -64,6 +66,8 @@ export function toBulkObject(value: unknown, line: number, now: number, limits: 
   if (d.type === 'response' && parentId === null) throw new ImportError(line, 'parent_id is required for a response');
   if (d.type !== 'response' && parentId !== null) throw new ImportError(line, `parent_id is only for responses, not a ${d.type}`);
   if (d.type === 'artifact' && !d.source_url) throw new ImportError(line, 'source_url is required for artifacts');
+  if (d.state === 'superseded' && !d.superseded_by) throw new ImportError(line, 'superseded_by is required for a superseded object');
+  if (d.type === 'response' && (d.supersedes || d.superseded_by)) throw new ImportError(line, 'a response neither supersedes nor is superseded');
   const createdAt = d.created_at ? Date.parse(d.created_at) : now;
   const lifetimeType: RootType = d.type === 'response' ? 'finding' : d.type;
   const expiresAt = d.expires_at ? Date.parse(d.expires_at) : createdAt + limits.lifetimes[lifetimeType].defaultSeconds * 1000;
@@ -80,6 +84,8 @@ export function toBulkObject(value: unknown, line: number, now: number, limits: 
     contradictionCount: d.contradiction_count ?? 0,
     hidden: d.state === 'hidden',
     withdrawn: d.state === 'withdrawn',
+    supersedes: d.supersedes ?? null,
+    supersededBy: d.superseded_by ?? null,
   };
 }
 

@@ -16,7 +16,7 @@ import type { PgStatements } from './pg-session.js';
 import { flatVectors, MemoryVectors, notifyVectorsSql, VECTORS_CHANNEL, type PgvectorLeg } from './pg-vectors.js';
 
 export interface RowToInsert {
-  object: NewObject & { hidden?: boolean; withdrawn?: boolean };
+  object: NewObject & { hidden?: boolean; withdrawn?: boolean; supersededBy?: string | null };
   live: LiveCriteria;
   /** Appended when the object is created (not when a duplicate is answered instead). */
   event: NewEvent | null;
@@ -36,7 +36,7 @@ export interface Inserted {
 const RECORD = `"n" int, "id" text, "type" text, "title" text, "content" text, "topics" text[], "topicsText" text, "sourceUrl" text,
   "parentId" text, "authorId" text, "authorTrust" text, "authorDomain" text, "createdAt" bigint, "expiresAt" bigint,
   "lastVerifiedAt" bigint, "verifications" int, "contradictions" int, "hidden" boolean, "withdrawn" boolean, "injection" boolean,
-  "dedupeKey" text, "liveUntil" bigint, "now" bigint, "event" jsonb, "model" text, "vecStart" int, "vecLen" int`;
+  "dedupeKey" text, "liveUntil" bigint, "supersedes" text, "supersededBy" text, "now" bigint, "event" jsonb, "model" text, "vecStart" int, "vecLen" int`;
 
 /**
  * An object's full-text vector in the configuration given, from the SQL of its folded title,
@@ -69,10 +69,10 @@ folded AS MATERIALIZED (
 o AS (
   INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
     author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
-    hidden, withdrawn, injection, dedupe_key, live_until, words, stems)
+    hidden, withdrawn, injection, dedupe_key, live_until, supersedes, superseded_by, words, stems)
   SELECT r.id, r.type, r.title, r.content, r.topics, r."topicsText", r."sourceUrl", r."parentId", r."authorId", r."authorTrust",
     r."authorDomain", r."createdAt", r."expiresAt", r."lastVerifiedAt", r.verifications, r.contradictions,
-    r.hidden, r.withdrawn, r.injection, r."dedupeKey", r."liveUntil", ${textVector('simple', FOLDED)}, ${textVector('english', FOLDED)}
+    r.hidden, r.withdrawn, r.injection, r."dedupeKey", r."liveUntil", r.supersedes, r."supersededBy", ${textVector('simple', FOLDED)}, ${textVector('english', FOLDED)}
   FROM r JOIN folded f ON f.n = r.n ORDER BY r.n
   RETURNING seq, id, topics, author_id, live_until),
 topics AS (

@@ -296,4 +296,11 @@ DROP INDEX objects_stems;
 CREATE INDEX objects_words ON objects USING gin (words, (ARRAY[(seq >> 12)::int]));
 CREATE INDEX objects_stems ON objects USING gin (stems, (ARRAY[(seq >> 12)::int]));`,
   },
+  {
+    version: 12,
+    // An author may replace an object with a newer one (domain/supersede.ts): each keeps its
+    // link to the other, and the replaced one stops being live.
+    name: 'objects that supersede others',
+    sql: `ALTER TABLE objects ADD COLUMN supersedes text COLLATE "C", ADD COLUMN superseded_by text COLLATE "C";`,
+  },
 ];

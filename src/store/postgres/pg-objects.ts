@@ -5,9 +5,10 @@ import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { importRowProblem } from '../../domain/import-rules.js';
 import { liveUntil, standingStamp } from '../../domain/state.js';
 import { STANDING_COLUMNS, standingFacts, type StandingColumns } from '../object-columns.js';
-import { BulkRowError, type BulkObject, type ListQuery, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
+import { BulkRowError, type BulkObject, type ListQuery, type NewObject, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
 import { all, getObjectRow, limitSql, liveParams, liveSql, one, run, SELECT_OBJECT, toObject, writeFacts, type ObjectRow, type Params } from './pg-rows.js';
-import { insertRows } from './pg-inserts.js';
+import { insertRows, type VectorLeg } from './pg-inserts.js';
+import type { ObjectVector } from '../../ports/embed-queue.js';
 import type { PgSession, PgStatements } from './pg-session.js';
 import { NOTIFY_CHANGED } from './pg-changes.js';
 
@@ -19,6 +20,8 @@ export class PgObjects implements ObjectStore {
     private readonly db: PgSession,
     /** For reads by key, planned once per connection (PgRoot.pipelines('generic')); in a transaction, the transaction. */
     private readonly keyed: PgStatements = db,
+    /** Where inserted objects' vectors go (PgStore's, once migrated). */
+    private readonly leg: () => VectorLeg = () => null,
   ) {}
 
   get(id: string, live: LiveCriteria): Promise<StoredObject | null> {
@@ -71,8 +74,17 @@ export class PgObjects implements ObjectStore {
     return this.#update(id, 'expires_at = @value', { value: expiresAt }, live);
   }
 
-  #update(id: string, set: string, params: Params, live: LiveCriteria): Promise<StoredObject | null> {
-    return this.db.transaction((tx) => writeFacts(tx, id, set, params, live));
+  setSuperseded(id: string, by: string, live: LiveCriteria): Promise<StoredObject | null> {
+    return this.#update(id, 'superseded_by = @value', { value: by }, live, 'o.superseded_by IS NULL AND NOT o.withdrawn');
+  }
+
+  async insert(o: NewObject, live: LiveCriteria, vector?: ObjectVector | null): Promise<StoredObject> {
+    const [inserted] = await this.db.transaction((tx) => insertRows(tx, [{ object: o, live, event: null, vector: vector ?? null }], Date.now(), false, this.leg()));
+    return inserted!.object;
+  }
+
+  #update(id: string, set: string, params: Params, live: LiveCriteria, onlyIf?: string): Promise<StoredObject | null> {
+    return this.db.transaction((tx) => writeFacts(tx, id, set, params, live, '', onlyIf));
   }
 
   async restate(minContradictions: number): Promise<number> {

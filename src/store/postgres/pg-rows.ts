@@ -89,6 +89,7 @@ export { authorReputableSql, limitSql, liveParams, liveSql } from '../sql-fragme
 const OBJECT_COLUMNS = [
   'seq', 'id', 'type', 'title', 'content', 'topics', 'source_url', 'parent_id', 'author_id', 'author_trust', 'author_domain',
   'created_at', 'expires_at', 'last_verified_at', 'verification_count', 'contradiction_count', 'hidden', 'withdrawn', 'injection',
+  'supersedes', 'superseded_by',
 ]
   .map((c) => `o.${c}`)
   .join(', ');
@@ -109,12 +110,13 @@ export async function getObjectRow(db: PgStatements, id: string, live: LiveCrite
  * and the standing the domain derives from the facts it leaves is stored on the object and its
  * topic rows, only when it moved. Answers the object as written (null when there is none) from
  * the same statement: each statement of a write transaction is a round trip its batch waits on
- * (pg-group-commit.ts). `withSql` is a data-modifying CTE to run in that statement too.
+ * (pg-group-commit.ts). `withSql` is a data-modifying CTE to run in that statement too; with
+ * `onlyIf`, a condition on the row, nothing is written (and null answered) where it does not hold.
  */
-export async function writeFacts(db: PgStatements, id: string, set: string, params: Params, live: LiveCriteria, withSql = ''): Promise<StoredObject | null> {
+export async function writeFacts(db: PgStatements, id: string, set: string, params: Params, live: LiveCriteria, withSql = '', onlyIf?: string): Promise<StoredObject | null> {
   const row = await one<ObjectRow & { live_until: number }>(
     db,
-    `${withSql} UPDATE objects o SET ${set} WHERE o.id = @id RETURNING o.live_until, ${SELECT_OBJECT}`,
+    `${withSql} UPDATE objects o SET ${set} WHERE o.id = @id${onlyIf ? ` AND ${onlyIf}` : ''} RETURNING o.live_until, ${SELECT_OBJECT}`,
     { ...params, ...liveParams(live), id },
   );
   if (!row) return null;

@@ -24,6 +24,7 @@ import { PgIdentity } from './pg-identity.js';
 import { pgMigrations } from './pg-migrations.js';
 import { PgObjects } from './pg-objects.js';
 import { PgPublishes } from './pg-publishes.js';
+import type { VectorLeg } from './pg-inserts.js';
 import { PgRegistry } from './pg-registry.js';
 import { one, run } from './pg-rows.js';
 import { PgIndexUpkeep } from './pg-index-upkeep.js';
@@ -84,7 +85,7 @@ export class PgStore implements Store {
     this.#commits = new PgGroupCommit(db.genericPlans(), batches);
     this.#publishes = new PgPublishes(db.pipeline(), { maxBatch: batches.maxBatch, inFlight: opts.publishPipeline ?? 2, minBehind: opts.publishPipelineMin ?? 8 }, () => this.#leg);
     this.#upkeep = new PgIndexUpkeep(db, { intervalMs: opts.indexUpkeepMs ?? 5000, writes: () => this.#changes.writes, warn: opts.warn });
-    this.objects = mapPgErrors(new PgObjects(db, db.pipelines('generic')));
+    this.objects = mapPgErrors(new PgObjects(db, db.pipelines('generic'), () => this.#leg));
     this.backups = mapPgErrors(new PgBackups(db));
     this.votes = mapPgErrors(new PgVotes(db));
     this.search = mapPgErrors(new PgSearchIndex({ pool: db, planned: db.genericPlans() }, { planned: db.pipelines('generic'), custom: db.pipelines('custom') }, () => this.#leg, () => this.changeMark()));
@@ -108,7 +109,7 @@ export class PgStore implements Store {
 
   /** Concurrent calls of a lane share one BEGIN … COMMIT, one after another (PgGroupCommit). */
   withTransaction<T>(scope: string, fn: (tx: StoreTx) => Promise<T>): Promise<T> {
-    return this.#commits.run(scope, (tx, events) => fn(halves(tx, events)));
+    return this.#commits.run(scope, (tx, events) => fn(halves(tx, events, () => this.#leg)));
   }
 
   /**
@@ -166,8 +167,8 @@ export class PgStore implements Store {
   }
 }
 
-function halves(tx: PgSession, events: NewEvent[]): StoreTx {
-  return { objects: mapPgErrors(new PgObjects(tx)), votes: mapPgErrors(new PgVotes(tx)), identity: mapPgErrors(new PgIdentity(tx)), events: mapPgErrors(new PgEvents(tx, undefined, events)) };
+function halves(tx: PgSession, events: NewEvent[], leg: () => VectorLeg): StoreTx {
+  return { objects: mapPgErrors(new PgObjects(tx, tx, leg)), votes: mapPgErrors(new PgVotes(tx)), identity: mapPgErrors(new PgIdentity(tx)), events: mapPgErrors(new PgEvents(tx, undefined, events)) };
 }
 
 /**

@@ -315,4 +315,14 @@ DROP TRIGGER object_vectors_logged_insert;
 DROP TRIGGER object_vectors_logged_update;
 `,
   },
+  {
+    version: 16,
+    // An author may replace an object with a newer one (domain/supersede.ts): each keeps its
+    // link to the other, and the replaced one stops being live.
+    name: 'objects that supersede others',
+    sql: `
+ALTER TABLE objects ADD COLUMN supersedes TEXT;
+ALTER TABLE objects ADD COLUMN superseded_by TEXT;
+`,
+  },
 ];

@@ -7,7 +7,8 @@ import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { importRowProblem } from '../../domain/import-rules.js';
 import { liveUntil, standingStamp } from '../../domain/state.js';
 import { STANDING_COLUMNS, standingFacts, type StandingColumns } from '../object-columns.js';
-import { BulkRowError, type BulkObject, type ListQuery, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
+import { BulkRowError, type BulkObject, type ListQuery, type NewObject, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
+import type { ObjectVector } from '../../ports/embed-queue.js';
 import { runInTransaction, type WriteGate } from './write-gate.js';
 import { getObjectRow, inList, inWriteTransaction, insertRow, limitSql, liveParams, liveSql, SELECT_OBJECT, toObject, writeFacts, type ObjectRow, type Sql } from './sqlite-rows.js';
 
@@ -71,8 +72,16 @@ export class SqliteObjects implements ObjectStore {
     return this.#update(id, 'expires_at = @value', { value: expiresAt }, live);
   }
 
-  #update(id: string, set: string, params: Record<string, unknown>, live: LiveCriteria): StoredObject | null {
-    const found = inWriteTransaction(this.db, () => writeFacts(this.sql, id, set, params, live.disputeMinContradictions));
+  async setSuperseded(id: string, by: string, live: LiveCriteria): Promise<StoredObject | null> {
+    return this.#update(id, 'superseded_by = @value', { value: by }, live, 'superseded_by IS NULL AND withdrawn = 0');
+  }
+
+  async insert(o: NewObject, live: LiveCriteria, vector?: ObjectVector | null): Promise<StoredObject> {
+    return inWriteTransaction(this.db, () => insertRow(this.sql, o, live.disputeMinContradictions, vector ?? null));
+  }
+
+  #update(id: string, set: string, params: Record<string, unknown>, live: LiveCriteria, onlyIf?: string): StoredObject | null {
+    const found = inWriteTransaction(this.db, () => writeFacts(this.sql, id, set, params, live.disputeMinContradictions, onlyIf));
     return found ? getObjectRow(this.sql, id, live) : null;
   }
 

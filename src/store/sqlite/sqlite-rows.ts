@@ -62,10 +62,11 @@ export function inWriteTransaction<T>(db: Database.Database, fn: () => T): T {
 /**
  * Every write to an object's facts goes through here: `set` is applied, and the standing the
  * domain derives from the facts it leaves is stored on the object and on its topic rows (which
- * carry it so topic counts read one index), only when it moved. False when there is no such object.
+ * carry it so topic counts read one index), only when it moved. False when there is no such
+ * object, or (with `onlyIf`, a condition on its row) when it does not hold.
  */
-export function writeFacts(sql: Sql, id: string, set: string, params: Record<string, unknown>, minContradictions: number): boolean {
-  const row = sql(`UPDATE objects SET ${set} WHERE id = @id RETURNING live_until, ${STANDING_COLUMNS}`).get({ ...params, id }) as
+export function writeFacts(sql: Sql, id: string, set: string, params: Record<string, unknown>, minContradictions: number, onlyIf?: string): boolean {
+  const row = sql(`UPDATE objects SET ${set} WHERE id = @id${onlyIf ? ` AND ${onlyIf}` : ''} RETURNING live_until, ${STANDING_COLUMNS}`).get({ ...params, id }) as
     | (StandingColumns<number> & { live_until: number })
     | undefined;
   if (!row) return false;
@@ -86,16 +87,16 @@ export function writeFacts(sql: Sql, id: string, set: string, params: Record<str
  * makes both FTS5 tables flush what they hold as a segment of one object. A group commit's
  * batch then wrote a segment per object, and merged them (docs/performance.md).
  */
-export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn?: boolean }, minContradictions: number, vector: ObjectVector | null = null): StoredObject {
+export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn?: boolean; supersededBy?: string | null }, minContradictions: number, vector: ObjectVector | null = null): StoredObject {
   const p = objectParams(o, minContradictions);
   const seq = Number(
     sql(
       `INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
          author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
-         hidden, withdrawn, injection, dedupe_key, live_until)
+         hidden, withdrawn, injection, dedupe_key, live_until, supersedes, superseded_by)
        VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
          @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
-         @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil)`,
+         @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil, @supersedes, @supersededBy)`,
     ).run({
       ...p,
       topics: JSON.stringify(o.topics),
