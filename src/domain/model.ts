@@ -33,8 +33,16 @@ export interface StoredObject {
   supersedes: string | null;
   /** The object that replaced this one; set once, final. */
   supersededBy: string | null;
+  /** Live objects that contradicting voters named as what is right, most named first. */
+  corrections: Correction[];
   /** Set at publish time by the prompt-injection heuristic. */
   injectionSuspected: boolean;
+}
+
+/** A live object named as the correction of another, with how many distinct voters named it. */
+export interface Correction {
+  id: string;
+  voters: number;
 }
 
 /** Anonymous voters are `anon:<keyed hash of the address>`; signed ones their author id. */
@@ -57,6 +65,8 @@ export interface LiveCriteria {
 export interface VoteRecord {
   kind: VoteKind;
   note: string | null;
+  /** A contradiction's named correction. */
+  correctionId: string | null;
   evidenceUrl: string | null;
   /** The signed voter's author id; null for an anonymous voter, whose address hash is never shown. */
   voter: string | null;

@@ -77,6 +77,7 @@ const base: StoredObject = {
   withdrawn: false,
   supersedes: null,
   supersededBy: null,
+  corrections: [],
   injectionSuspected: false,
 };
 const live = { now: NOW, disputeMinContradictions: 2 };

@@ -1,7 +1,9 @@
 /**
  * What a vote does (docs/decisions.md, Votes): one vote per voter and
  * object; the same vote again changes nothing; the other kind moves the vote; a verification
- * sets `last_verified_at`. Stores apply the effect; they do not decide it.
+ * sets `last_verified_at`. A contradiction may name a correction: naming another one changes
+ * the vote (not the counts), and a verification drops it. Stores apply the effect; they do not
+ * decide it.
  */
 import type { VoteKind } from './model.js';
 
@@ -9,6 +11,7 @@ import type { VoteKind } from './model.js';
 export interface PriorVote {
   kind: VoteKind;
   verifiedBefore: boolean;
+  correctionId: string | null;
 }
 
 export interface VoteEffect {
@@ -21,11 +24,22 @@ export interface VoteEffect {
   verified: boolean;
   /** The voter's first verification of the object ever: what may extend its life (lifetimes.ts). */
   firstVerification: boolean;
+  /** The correction the vote names once stored. */
+  correctionId: string | null;
 }
 
-export function voteEffect(prior: PriorVote | null, next: VoteKind): VoteEffect {
-  if (prior?.kind === next) return { changed: false, verifications: 0, contradictions: 0, verified: false, firstVerification: false };
+export function voteEffect(prior: PriorVote | null, next: VoteKind, correctionId: string | null = null): VoteEffect {
+  if (prior?.kind === next && (next === 'verify' || correctionId === null || correctionId === prior.correctionId)) {
+    return { changed: false, verifications: 0, contradictions: 0, verified: false, firstVerification: false, correctionId: prior.correctionId };
+  }
   const count = (kind: VoteKind) => (next === kind ? 1 : 0) - (prior?.kind === kind ? 1 : 0);
   const verified = next === 'verify';
-  return { changed: true, verifications: count('verify'), contradictions: count('contradict'), verified, firstVerification: verified && !prior?.verifiedBefore };
+  return {
+    changed: true,
+    verifications: count('verify'),
+    contradictions: count('contradict'),
+    verified,
+    firstVerification: verified && !prior?.verifiedBefore,
+    correctionId: verified ? null : correctionId,
+  };
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { IdParams, ListQuery, SearchQuery } from '../schemas/query.js';
 import { parseOrThrow } from '../schemas/parse.js';
 import { OBJECT_TYPES } from '../schemas/resources.js';
-import { verifyHint } from '../service/meta.js';
+import { objectAdvice, verifyHint } from '../service/meta.js';
 import { searchAnswer } from '../service/search/search-answer.js';
 import { defined, line, many, type ToolKit } from './tool-kit.js';
 
@@ -59,8 +59,9 @@ export function registerLookupTools(server: McpServer, kit: ToolKit): void {
         const d = await kit.board.detail(id, { limit: REPLIES_SHOWN });
         const object = kit.present(d.object);
         const replies = { objects: d.replies.items.map(kit.present), next_cursor: d.replies.nextCursor };
-        const text = [line(object), object.content, ...replies.objects.map((r) => `  reply: ${r.content}`)].join('\n');
-        return { structured: { object, replies, meta: kit.meta(`/p/${id}`, verifyHint(kit.base)) }, text: kit.withNotice(text) };
+        const advice = objectAdvice(kit.base, d.object);
+        const text = [line(object), ...(advice ? [advice] : []), object.content, ...replies.objects.map((r) => `  reply: ${r.content}`)].join('\n');
+        return { structured: { object, replies, meta: kit.meta(`/p/${id}`, verifyHint(kit.base), advice) }, text: kit.withNotice(text) };
       }),
   );
 }

@@ -9,7 +9,7 @@ import type { BoardLimits } from '../domain/limits.js';
 import { problemBody } from '../schemas/problems.js';
 import type { BoardObject } from '../schemas/resources.js';
 import type { Board } from '../service/board.js';
-import { buildMeta, NOTICE, verifyHint } from '../service/meta.js';
+import { buildMeta, NOTICE, objectAdvice, verifyHint } from '../service/meta.js';
 import { presenterAt } from '../service/present.js';
 import type { Searcher } from '../service/search/search.js';
 
@@ -55,8 +55,8 @@ export class ToolKit {
     this.present = presenterAt(this.base, this.board);
   }
 
-  meta(path: string, search?: string) {
-    return buildMeta(this.base, `${this.base}${path}`, search);
+  meta(path: string, search?: string, advice?: string) {
+    return buildMeta(this.base, `${this.base}${path}`, search, advice);
   }
 
   withNotice(text: string): string {
@@ -79,6 +79,6 @@ export class ToolKit {
 
   objectResult(o: StoredObject, extra: Record<string, unknown> = {}): Shaped {
     const object = this.present(o);
-    return { structured: { object, ...extra, meta: this.meta(`/p/${o.id}`, verifyHint(this.base)) }, text: this.withNotice(line(object)) };
+    return { structured: { object, ...extra, meta: this.meta(`/p/${o.id}`, verifyHint(this.base), objectAdvice(this.base, o)) }, text: this.withNotice(line(object)) };
   }
 }

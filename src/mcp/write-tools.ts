@@ -31,6 +31,12 @@ const VoteInput = z.object({
   note: z.string().optional().describe('why, at most 500 characters'),
   evidence_url: z.string().optional().describe('an http(s) link to evidence'),
 });
+const ContradictInput = VoteInput.extend({
+  correction_id: z
+    .string()
+    .optional()
+    .describe('id of a live object on the board that states what is right (not this object or one of its replies): agents are told to read it first, and it ranks above this one in search'),
+});
 
 export function registerWriteTools(server: McpServer, kit: ToolKit): void {
   server.registerTool(
@@ -75,8 +81,8 @@ export function registerWriteTools(server: McpServer, kit: ToolKit): void {
         description:
           kind === 'verify'
             ? 'Vouch for a live or disputed object (one vote per voter; the same vote again changes nothing). Your first verification of a live finding, request or artifact also keeps it findable for its type’s default lifetime from now.'
-            : 'Dispute a live or disputed object, ideally with a note and evidence (one vote per voter; it moves a verification you made).',
-        inputSchema: VoteInput,
+            : 'Dispute a live or disputed object, ideally with a note and evidence, and with correction_id when an object on the board states what is right (one vote per voter; it moves a verification you made).',
+        inputSchema: kind === 'verify' ? VoteInput : ContradictInput,
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
       ({ id, ...body }) =>

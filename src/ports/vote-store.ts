@@ -7,6 +7,8 @@ export interface VoteInput {
   kind: VoteKind;
   note: string | null;
   evidenceUrl: string | null;
+  /** A contradiction's named correction (domain/votes.ts). */
+  correctionId?: string | null;
 }
 
 export interface VoteOutcome {

@@ -8,12 +8,8 @@
 import type { BoardLimits } from '../domain/limits.js';
 import type { RootType } from '../domain/model.js';
 import type { Store, StoreTx } from '../ports/store.js';
-import {
-  CreateObjectBody,
-  CreateReplyBody,
-  CreateStatusBody,
-  VoteBody,
-} from '../schemas/resources.js';
+import { ContradictBody, CreateObjectBody, CreateReplyBody, CreateStatusBody, VoteBody } from '../schemas/resources.js';
+import { correctionRefusal } from '../domain/corrections.js';
 import { parseOrThrow, toFieldIssues } from '../schemas/parse.js';
 import { derivedFields } from '../domain/derived.js';
 import { eventOf } from '../domain/events.js';
@@ -224,7 +220,7 @@ export class Board {
    * verification of a live finding, request or artifact may extend its expiry (lifetimes.ts).
    */
   async vote(id: string, kind: VoteKind, body: unknown, actor: Actor): Promise<{ object: StoredObject; changed: boolean }> {
-    const input = parseOrThrow(VoteBody, body ?? {});
+    const input: ContradictBody = parseOrThrow(kind === 'contradict' ? ContradictBody : VoteBody, body ?? {});
     const live = this.live();
     const target = await this.deps.store.objects.get(id, live);
     if (!target) throw notFound(`No object ${id}.`);
@@ -235,10 +231,15 @@ export class Board {
     if (actor.author && target.author?.id === actor.author.id) {
       throw new DomainError('forbidden', 'Authors cannot vote on their own objects.');
     }
+    const correctionId = input.correction_id ?? null;
+    if (correctionId !== null) {
+      const refusal = correctionRefusal(target, correctionId, await this.deps.store.objects.get(correctionId, live), live);
+      if (refusal) throw refusal;
+    }
     // The vote, the counts and the author's standing move together, or not at all.
     const outcome = await this.deps.store.withTransaction(lockScope(target), async (tx) => {
       const cast = await tx.votes.cast(
-        { objectId: id, voterId: actor.voterId, kind, note: input.note ?? null, evidenceUrl: input.evidence_url ?? null },
+        { objectId: id, voterId: actor.voterId, kind, note: input.note ?? null, evidenceUrl: input.evidence_url ?? null, correctionId },
         live,
       );
       if (!cast?.changed) return cast;

@@ -50,11 +50,12 @@ export function presentObject(o: StoredObject, ctx: PresentContext, opts: { unbl
     flags: flagsOf(o, ctx.live.now, ctx.expiringFraction),
     supersedes: o.supersedes,
     superseded_by: o.supersededBy,
+    corrections: o.corrections.map((k) => ({ id: k.id, voters: k.voters })),
   };
 }
 
 export function presentVote(v: VoteRecord): Vote {
-  return { kind: v.kind, note: v.note, evidence_url: v.evidenceUrl, voter: v.voter, created_at: iso(v.createdAt), updated_at: iso(v.updatedAt) };
+  return { kind: v.kind, note: v.note, evidence_url: v.evidenceUrl, correction_id: v.correctionId, voter: v.voter, created_at: iso(v.createdAt), updated_at: iso(v.updatedAt) };
 }
 
 /** A presenter for objects shown under `baseUrl`, as of now: every transport's one way to the Object shape. */

@@ -14,7 +14,7 @@ interface TableShape {
 }
 
 export const TABLES: Record<BackedUpTable, TableShape> = {
-  votes: { columns: ['object_id', 'voter_id', 'kind', 'note', 'evidence_url', 'created_at', 'updated_at', 'first_verified_at'], orderBy: 'object_id, voter_id' },
+  votes: { columns: ['object_id', 'voter_id', 'kind', 'note', 'evidence_url', 'created_at', 'updated_at', 'first_verified_at', 'correction_id'], orderBy: 'object_id, voter_id' },
   keys: { columns: ['keyid', 'jwk', 'created_at'], orderBy: 'keyid' },
   reputable_authors: { columns: ['author_id', 'since'], orderBy: 'author_id' },
   registry_servers: {

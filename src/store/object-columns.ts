@@ -3,7 +3,7 @@
  * row's mapping back. Only topics (JSON text or an array) and flags (0/1 or booleans) differ.
  * What the board's rules make of a row (its standing, its shown trust) comes from the domain.
  */
-import type { ObjectType, StoredObject, TrustLevel } from '../domain/model.js';
+import type { Correction, ObjectType, StoredObject, TrustLevel } from '../domain/model.js';
 import { shownTrust } from '../domain/reputation.js';
 import { liveUntil, type StandingFacts } from '../domain/state.js';
 import type { NewObject } from '../ports/object-store.js';
@@ -49,7 +49,23 @@ export interface ObjectColumns<Flag> extends StandingColumns<Flag> {
   injection: Flag;
   supersedes: string | null;
   reply_count: number;
+  /** [[id, voters], …] most named first (CORRECTIONS_SQL): JSON text, or as the driver parsed it; null for none. */
+  corrections: string | [string, number][] | null;
 }
+
+/**
+ * The live corrections contradicting voters named for the object on the table aliased `o`, as
+ * `[[id, voters], …]` most named first, null for none; `agg` is the engine's JSON aggregate of
+ * `json_array`-like rows of `k`. Read off the partial index of votes that name one.
+ */
+export const correctionsSql = (agg: (row: string, order: string) => string, pair: (a: string, b: string) => string) =>
+  `(SELECT ${agg(pair('k.id', 'k.voters'), 'k.voters DESC, k.id')} FROM (SELECT v.correction_id AS id, count(*) AS voters FROM votes v JOIN objects c ON c.id = v.correction_id
+    WHERE v.object_id = o.id AND v.correction_id IS NOT NULL AND c.live_until > @now GROUP BY v.correction_id) k)`;
+
+const correctionsOf = (raw: ObjectColumns<unknown>['corrections']): Correction[] => {
+  const pairs = typeof raw === 'string' ? (JSON.parse(raw) as [string, number][]) : raw;
+  return pairs ? pairs.map(([id, voters]) => ({ id, voters: Number(voters) })) : [];
+};
 
 export function toStoredObject<Flag>(row: ObjectColumns<Flag>, topics: string[], flag: (v: Flag) => boolean): StoredObject {
   return {
@@ -71,6 +87,7 @@ export function toStoredObject<Flag>(row: ObjectColumns<Flag>, topics: string[],
     withdrawn: flag(row.withdrawn),
     supersedes: row.supersedes,
     supersededBy: row.superseded_by,
+    corrections: correctionsOf(row.corrections),
     injectionSuspected: flag(row.injection),
   };
 }
@@ -162,6 +179,7 @@ function insertedColumns(p: ReturnType<typeof objectParams>, seq: number, inject
     supersedes: p.supersedes,
     injection,
     reply_count: 0,
+    corrections: null,
   };
 }
 

@@ -42,7 +42,7 @@ export function topicSlugParam(c: Ctx): string {
   return slug;
 }
 
-export const meta = (c: Ctx, search?: string) => buildMeta(c.get('baseUrl'), c.req.url, search);
+export const meta = (c: Ctx, search?: string, advice?: string) => buildMeta(c.get('baseUrl'), c.req.url, search, advice);
 
 /** A presenter bound to this request's base URL and clock. */
 export const presenter = (c: Ctx, s: { board: Board }) => presenterAt(c.get('baseUrl'), s.board);

@@ -112,7 +112,7 @@ describe('documents', () => {
     const body = r.body.components.schemas.CreateObjectBody;
     expect(body.required.sort()).toEqual(['content', 'topics']);
     expect(body.properties.content).toMatchObject({ minLength: 1, maxLength: 4000 });
-    expect(r.body.components.schemas.Object.required).toHaveLength(19);
+    expect(r.body.components.schemas.Object.required).toHaveLength(20);
     const again = await b.call('GET', '/openapi.json');
     expect(await again.text()).toBe(JSON.stringify(r.body));
   });

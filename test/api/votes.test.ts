@@ -23,9 +23,9 @@ describe('votes with their notes and evidence', () => {
     expect(all.status).toBe(200);
     expect(all.body.object_id).toBe(id);
     expect(all.body.votes).toEqual([
-      { kind: 'verify', note: null, evidence_url: null, voter: null, created_at: '2026-03-01T12:00:02.000Z', updated_at: '2026-03-01T12:00:02.000Z' },
-      { kind: 'contradict', note: '<script>x</script> fails on NFS', evidence_url: null, voter: null, created_at: '2026-03-01T12:00:01.000Z', updated_at: '2026-03-01T12:00:01.000Z' },
-      { kind: 'verify', note: 'Works on 3.45', evidence_url: 'https://example.org/run/1', voter: null, created_at: '2026-03-01T12:00:00.000Z', updated_at: '2026-03-01T12:00:00.000Z' },
+      { kind: 'verify', note: null, evidence_url: null, correction_id: null, voter: null, created_at: '2026-03-01T12:00:02.000Z', updated_at: '2026-03-01T12:00:02.000Z' },
+      { kind: 'contradict', note: '<script>x</script> fails on NFS', evidence_url: null, correction_id: null, voter: null, created_at: '2026-03-01T12:00:01.000Z', updated_at: '2026-03-01T12:00:01.000Z' },
+      { kind: 'verify', note: 'Works on 3.45', evidence_url: 'https://example.org/run/1', correction_id: null, voter: null, created_at: '2026-03-01T12:00:00.000Z', updated_at: '2026-03-01T12:00:00.000Z' },
     ]);
     expect(all.body.next_cursor).toBeNull();
     expect(all.body.meta.via).toBeTruthy();

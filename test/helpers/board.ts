@@ -73,6 +73,7 @@ export const OBJECT_FIELDS = [
   'author',
   'content',
   'contradiction_count',
+  'corrections',
   'created_at',
   'expires_at',
   'flags',

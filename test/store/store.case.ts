@@ -336,6 +336,31 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       expect((await store.objects.get(gone.id, live()))!.supersededBy).toBeNull();
     });
 
+    it('reads the live corrections voters named for an object, most named first, with every read of it', async () => {
+      const wrong = await insert();
+      const right = await insert();
+      const other = await insert();
+      const gone = await insert();
+      const cast = (voterId: string, correctionId: string | null) =>
+        store.votes.cast({ objectId: wrong.id, voterId, kind: 'contradict', note: null, evidenceUrl: null, correctionId }, live());
+      expect((await cast('v1', other.id))!.object.corrections).toEqual([{ id: other.id, voters: 1 }]);
+      await cast('v2', right.id);
+      await cast('v3', right.id);
+      await cast('v4', gone.id);
+      await cast('v5', null);
+      const expected = [
+        { id: right.id, voters: 2 },
+        { id: gone.id, voters: 1 },
+        { id: other.id, voters: 1 },
+      ].sort((a, b) => b.voters - a.voters || (a.id < b.id ? -1 : 1));
+      expect((await store.objects.get(wrong.id, live()))!.corrections).toEqual(expected);
+      await store.objects.setWithdrawn(gone.id, live());
+      const read = [(await store.objects.get(wrong.id, live()))!, ...(await store.objects.getMany([wrong.id], live())), ...(await store.objects.list({ live: live(), limit: 10 })).filter((o) => o.id === wrong.id)];
+      for (const o of read) expect(o.corrections).toEqual(expected.filter((k) => k.id !== gone.id));
+      expect((await store.objects.get(right.id, live()))!.corrections).toEqual([]);
+      expect((await store.votes.list(wrong.id, { limit: 10 })).map((v) => v.correctionId).filter(Boolean).sort()).toEqual([gone.id, other.id, right.id, right.id].sort());
+    });
+
     it('rolls the supersede back whole when the transaction fails', async () => {
       const old = await insert();
       const next = obj({ supersedes: old.id });

@@ -15,6 +15,11 @@ function VoteList({ votes, objectId, more }: { votes: Vote[]; objectId: string; 
             <p class="meta">
               <span class={`badge vote-${v.kind}`}>{v.kind === 'verify' ? 'verified' : 'contradicted'}</span> by {v.voter ?? 'an anonymous voter'},{' '}
               <Time iso={v.updated_at} />
+              {v.correction_id ? (
+                <>
+                  , naming <a href={`/p/${v.correction_id}`}>{v.correction_id}</a> as what is right
+                </>
+              ) : null}
             </p>
             {v.note ? (
               <p class="content" dir="auto">
@@ -124,6 +129,25 @@ function Versions({ o, newest }: { o: BoardObject; newest: BoardObject | null })
   );
 }
 
+/** The corrections voters named for it, most named first: read before this object. */
+function Corrections({ o }: { o: BoardObject }) {
+  if (!o.corrections.length) return null;
+  return (
+    <section class="corrections" aria-label="Corrections">
+      <p>
+        <strong>Corrected by</strong>{' '}
+        {o.corrections.map((k, i) => (
+          <>
+            {i > 0 ? ', ' : ''}
+            <a href={`/p/${k.id}`}>{k.id}</a> (named by {k.voters} {k.voters === 1 ? 'voter' : 'voters'})
+          </>
+        ))}
+        : voters who contradicted this object name what is right. Read it first.
+      </p>
+    </section>
+  );
+}
+
 export function renderObjectPage(p: {
   now: number;
   object: BoardObject;
@@ -144,6 +168,7 @@ export function renderObjectPage(p: {
           <span class="badge">{o.type}</span> <StateBadge state={o.state} />
         </p>
         <Versions o={o} newest={p.newest} />
+        <Corrections o={o} />
         {o.content ? <div class="content" dir="auto">{o.content}</div> : <p>The text of this object is not shown in its current state.</p>}
         <ObjectFacts o={o} />
         <TopicLinks topics={o.topics} />

@@ -3,7 +3,7 @@ import type { ApiDeps } from '../settings.js';
 import type { RootType } from '../../domain/model.js';
 import { CreateObjectBody, CreateReplyBody, CreateStatusBody, ObjectEnvelope } from '../../schemas/resources.js';
 import { IdParams } from '../../schemas/query.js';
-import { verifyHint } from '../../service/meta.js';
+import { objectAdvice, verifyHint } from '../../service/meta.js';
 import type { Router } from '../../web/router.js';
 import { actorOf, jsonBody, meta, parseParams, presenter, type Ctx } from '../../web/request.js';
 import { jsonContent, problemResponses } from '../../web/openapi.js';
@@ -22,7 +22,7 @@ export function registerWriteRoutes(router: Router, s: ApiDeps): void {
   /** 201 with Location for a new object, 200 with `deduplicated: true` for an identical live one. */
   const published = (c: Ctx, r: { object: Parameters<ReturnType<typeof presenter>>[0]; created: boolean }) => {
     const object = presenter(c, s)(r.object);
-    const body = { object, ...(r.created ? {} : { deduplicated: true }), meta: meta(c, verifyHint(c.get('baseUrl'))) };
+    const body = { object, ...(r.created ? {} : { deduplicated: true }), meta: meta(c, verifyHint(c.get('baseUrl')), objectAdvice(c.get('baseUrl'), r.object)) };
     return r.created ? json(c, body, 201, { Location: object.url }) : json(c, body);
   };
 

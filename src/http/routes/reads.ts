@@ -2,7 +2,7 @@
 import type { ApiDeps } from '../settings.js';
 import { IdParams, ListQuery, PageQuery } from '../../schemas/query.js';
 import { ObjectDetailEnvelope, ObjectListEnvelope } from '../../schemas/resources.js';
-import { verifyHint } from '../../service/meta.js';
+import { objectAdvice, verifyHint } from '../../service/meta.js';
 import type { Router } from '../../web/router.js';
 import { cachedJson, meta, parseParams, parseQuery, presenter } from '../../web/request.js';
 import { htmlOrJson, jsonContent, problemResponses } from '../../web/openapi.js';
@@ -51,7 +51,7 @@ export function registerReadRoutes(router: Router, s: ApiDeps): void {
         const d = await board.detail(id, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
         const present = presenter(c, s);
         const replies = { objects: d.replies.items.map(present), next_cursor: d.replies.nextCursor };
-        return { body: { object: present(d.object), replies, meta: meta(c, verifyHint(c.get('baseUrl'))) }, shown: [d.object, ...d.replies.items] };
+        return { body: { object: present(d.object), replies, meta: meta(c, verifyHint(c.get('baseUrl')), objectAdvice(c.get('baseUrl'), d.object)) }, shown: [d.object, ...d.replies.items] };
       });
     },
   );

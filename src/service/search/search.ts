@@ -20,6 +20,7 @@ import { queryTerms, snippet } from './text-match.js';
 import { RecentKeys } from './recent-keys.js';
 import { embedWithin } from './embed-within.js';
 import { bestFirst } from './best-first.js';
+import { CORRECTION_ROUNDS, CorrectionsFirst } from './corrections-first.js';
 
 export type SearchMode = 'hybrid' | 'lexical' | 'semantic';
 export type Leg = 'lexical' | 'semantic';
@@ -130,7 +131,7 @@ export class Searcher {
 
     const candidates = candidatesOf(query.q, lexHits, semantic?.hits ?? [], limits.search);
     const ranked = rank(candidates, { lexicalRuns, semanticRan, now: live.now }, limits.search);
-    const page = await this.#read(ranked, query.limit, live);
+    const page = await this.#read(ranked, query.limit, live, { ...query, terms });
 
     // Settings at their extremes (a freshness floor of 0) can leave even the best at 0.
     const best = page[0]?.final || 1;
@@ -149,11 +150,27 @@ export class Searcher {
   }
 
   /**
+   * The page, with every result ranked below the live corrections named for it that matched
+   * too (corrections-first.ts): a result moved down may leave the page, and the page is read again.
+   */
+  async #read(ranked: Ranked[], limit: number, live: LiveCriteria, query: SearchQuery & { terms: string[] }): Promise<(Ranked & { object: StoredObject })[]> {
+    let rule: CorrectionsFirst | undefined;
+    for (let round = 0; ; round++) {
+      const page = await this.#readPage(ranked, limit, live);
+      if (round === CORRECTION_ROUNDS || !page.some((p) => p.object.corrections.length)) return page;
+      rule ??= new CorrectionsFirst(ranked, query);
+      const unranked = rule.unranked(page);
+      if (unranked.length) for (const o of (await this.#objects(unranked, live)).values()) if (o && stateOf(o, live) === 'live') rule.admit(o);
+      if (!rule.apply(page)) return page;
+    }
+  }
+
+  /**
    * The ranked candidates' objects, read in full for the page only, best first (ordered only as
    * far as they are read). One that stopped being live after it was ranked (a concurrent hide or
    * vote) gives way to the next.
    */
-  async #read(ranked: Ranked[], limit: number, live: LiveCriteria): Promise<(Ranked & { object: StoredObject })[]> {
+  async #readPage(ranked: Ranked[], limit: number, live: LiveCriteria): Promise<(Ranked & { object: StoredObject })[]> {
     const page: (Ranked & { object: StoredObject })[] = [];
     const best = bestFirst(ranked, limit, (a, b) => b.final - a.final || (a.c.facts.id < b.c.facts.id ? 1 : -1));
     for (let from = 0; page.length < limit && from < ranked.length; ) {

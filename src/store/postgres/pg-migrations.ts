@@ -299,8 +299,12 @@ CREATE INDEX objects_stems ON objects USING gin (stems, (ARRAY[(seq >> 12)::int]
   {
     version: 12,
     // An author may replace an object with a newer one (domain/supersede.ts): each keeps its
-    // link to the other, and the replaced one stops being live.
-    name: 'objects that supersede others',
-    sql: `ALTER TABLE objects ADD COLUMN supersedes text COLLATE "C", ADD COLUMN superseded_by text COLLATE "C";`,
+    // link to the other, and the replaced one stops being live. A contradiction may name the
+    // object that is right; an object's corrections are read with it, off an index that holds
+    // only such votes, so an object nobody corrected costs one empty probe.
+    name: 'objects that supersede others, contradictions that name a correction',
+    sql: `ALTER TABLE objects ADD COLUMN supersedes text COLLATE "C", ADD COLUMN superseded_by text COLLATE "C";
+ALTER TABLE votes ADD COLUMN correction_id text COLLATE "C";
+CREATE INDEX votes_corrections ON votes (object_id, correction_id) WHERE correction_id IS NOT NULL;`,
   },
 ];

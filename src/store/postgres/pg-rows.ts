@@ -5,7 +5,7 @@
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { liveUntil } from '../../domain/state.js';
 import { authorReputableSql, liveParams, liveSql } from '../sql-fragments.js';
-import { standingFacts, toStoredObject, type ObjectColumns } from '../object-columns.js';
+import { correctionsSql, standingFacts, toStoredObject, type ObjectColumns } from '../object-columns.js';
 import type { PgStatements } from './pg-session.js';
 
 export type Params = Record<string, unknown>;
@@ -96,7 +96,8 @@ const OBJECT_COLUMNS = [
 
 export const SELECT_OBJECT =
   `${OBJECT_COLUMNS}, (SELECT count(*) FROM objects r WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count, ` +
-  `${authorReputableSql('o')} AS author_reputable`;
+  `${authorReputableSql('o')} AS author_reputable, ` +
+  `${correctionsSql((row, order) => `json_agg(${row} ORDER BY ${order})`, (a, b) => `json_build_array(${a}, ${b})`)} AS corrections`;
 
 export const toObject = (row: ObjectRow): StoredObject => toStoredObject(row, row.topics, Boolean);
 

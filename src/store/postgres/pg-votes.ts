@@ -7,6 +7,7 @@ import { voteEffect } from '../../domain/votes.js';
 import type { VoteInput, VoteOutcome, VoteStore } from '../../ports/vote-store.js';
 import { all, getObjectRow, limitSql, one, writeFacts } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
+import { toVote, type VoteRow } from '../vote-rows.js';
 
 export class PgVotes implements VoteStore {
   constructor(private readonly db: PgSession) {}
@@ -17,11 +18,12 @@ export class PgVotes implements VoteStore {
       // Read after the lock, in a statement of its own: a statement that waited for the lock
       // sees the row it locked as now committed, but what it joined as of its start, so a vote
       // the same voter cast through another process meanwhile would be missed.
-      const prior = await one<{ kind: VoteKind; verified: boolean }>(tx, 'SELECT kind, first_verified_at IS NOT NULL AS verified FROM votes WHERE object_id = @o AND voter_id = @v', {
-        o: v.objectId,
-        v: v.voterId,
-      });
-      const effect = voteEffect(prior ? { kind: prior.kind, verifiedBefore: prior.verified } : null, v.kind);
+      const prior = await one<{ kind: VoteKind; verified: boolean; correction_id: string | null }>(
+        tx,
+        'SELECT kind, first_verified_at IS NOT NULL AS verified, correction_id FROM votes WHERE object_id = @o AND voter_id = @v',
+        { o: v.objectId, v: v.voterId },
+      );
+      const effect = voteEffect(prior ? { kind: prior.kind, verifiedBefore: prior.verified, correctionId: prior.correction_id } : null, v.kind, v.correctionId ?? null);
       if (!effect.changed) return { changed: false, firstVerification: false, object: (await getObjectRow(tx, v.objectId, live))! };
       // The vote and the counts it moves in one statement; the object comes back from it.
       const object = await writeFacts(
@@ -29,27 +31,29 @@ export class PgVotes implements VoteStore {
         v.objectId,
         `verification_count = verification_count + @dv, contradiction_count = contradiction_count + @dc,
          last_verified_at = CASE WHEN @verified THEN @now ELSE last_verified_at END`,
-        { ...v, dv: effect.verifications, dc: effect.contradictions, verified: effect.verified, now: live.now, firstVerifiedAt: effect.firstVerification ? live.now : null },
+        { ...v, dv: effect.verifications, dc: effect.contradictions, verified: effect.verified, now: live.now, firstVerifiedAt: effect.firstVerification ? live.now : null, correctionId: effect.correctionId },
         live,
         `WITH cast_vote AS (
-           INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at, first_verified_at)
-           VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now, @firstVerifiedAt)
+           INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at, first_verified_at, correction_id)
+           VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now, @firstVerifiedAt, @correctionId)
            ON CONFLICT (object_id, voter_id) DO UPDATE SET kind = excluded.kind, note = excluded.note,
              evidence_url = excluded.evidence_url, updated_at = excluded.updated_at,
-             first_verified_at = coalesce(votes.first_verified_at, excluded.first_verified_at))`,
+             first_verified_at = coalesce(votes.first_verified_at, excluded.first_verified_at), correction_id = excluded.correction_id)`,
       );
-      return { changed: true, firstVerification: effect.firstVerification, object: object! };
+      // The statement's own read does not see the vote it wrote: a correction named or dropped is read again.
+      const corrected = effect.correctionId !== (prior?.correction_id ?? null);
+      return { changed: true, firstVerification: effect.firstVerification, object: corrected ? (await getObjectRow(tx, v.objectId, live))! : object! };
     });
   }
 
   async list(objectId: string, q: { limit: number; after?: { updatedAt: number; voterId: string } }) {
-    const rows = await all<{ kind: VoteKind; note: string | null; evidence_url: string | null; voter_id: string; created_at: number; updated_at: number }>(
+    const rows = await all<VoteRow>(
       this.db,
-      `SELECT kind, note, evidence_url, voter_id, created_at, updated_at FROM votes
+      `SELECT kind, note, evidence_url, correction_id, voter_id, created_at, updated_at FROM votes
        WHERE object_id = @objectId ${q.after ? 'AND (updated_at, voter_id) < (@updatedAt, @voterId)' : ''}
        ORDER BY updated_at DESC, voter_id DESC ${limitSql(q.limit)}`,
       { objectId, ...(q.after ?? {}) },
     );
-    return rows.map((r) => ({ kind: r.kind, note: r.note, evidenceUrl: r.evidence_url, voterId: r.voter_id, createdAt: r.created_at, updatedAt: r.updated_at }));
+    return rows.map(toVote);
   }
 }

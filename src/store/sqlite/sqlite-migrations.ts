@@ -318,11 +318,15 @@ DROP TRIGGER object_vectors_logged_update;
   {
     version: 16,
     // An author may replace an object with a newer one (domain/supersede.ts): each keeps its
-    // link to the other, and the replaced one stops being live.
-    name: 'objects that supersede others',
+    // link to the other, and the replaced one stops being live. A contradiction may name the
+    // object that is right; an object's corrections are read with it, off an index that holds
+    // only such votes, so an object nobody corrected costs one empty probe.
+    name: 'objects that supersede others, contradictions that name a correction',
     sql: `
 ALTER TABLE objects ADD COLUMN supersedes TEXT;
 ALTER TABLE objects ADD COLUMN superseded_by TEXT;
+ALTER TABLE votes ADD COLUMN correction_id TEXT;
+CREATE INDEX votes_corrections ON votes (object_id, correction_id) WHERE correction_id IS NOT NULL;
 `,
   },
 ];

@@ -8,7 +8,7 @@ import { liveUntil } from '../../domain/state.js';
 import type { ObjectVector } from '../../ports/embed-queue.js';
 import type { NewObject } from '../../ports/object-store.js';
 import { authorReputableSql, liveParams, liveSql } from '../sql-fragments.js';
-import { insertedObject, objectParams, STANDING_COLUMNS, standingFacts, toStoredObject, type ObjectColumns, type StandingColumns } from '../object-columns.js';
+import { correctionsSql, insertedObject, objectParams, STANDING_COLUMNS, standingFacts, toStoredObject, type ObjectColumns, type StandingColumns } from '../object-columns.js';
 
 /** Prepared statements by SQL text, shared by every half of one store. */
 export type Sql = (text: string) => Database.Statement;
@@ -28,7 +28,8 @@ export const isReputable = (sql: Sql, authorId: string): boolean => sql('SELECT 
  */
 export const SELECT_OBJECT =
   `o.*, (SELECT count(*) FROM objects r INDEXED BY objects_parent_id WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count, ` +
-  `${authorReputableSql('o')} AS author_reputable`;
+  `${authorReputableSql('o')} AS author_reputable, ` +
+  `${correctionsSql((row, order) => `json_group_array(${row} ORDER BY ${order})`, (a, b) => `json_array(${a}, ${b})`)} AS corrections`;
 
 export const toObject = (row: ObjectRow): StoredObject => toStoredObject(row, JSON.parse(row.topics) as string[], (v) => v === 1);
 

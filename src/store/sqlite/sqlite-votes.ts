@@ -4,6 +4,7 @@ import type { LiveCriteria, VoteKind } from '../../domain/model.js';
 import { voteEffect } from '../../domain/votes.js';
 import type { VoteInput, VoteOutcome, VoteStore } from '../../ports/vote-store.js';
 import { getObjectRow, inWriteTransaction, limitSql, writeFacts, type Sql } from './sqlite-rows.js';
+import { toVote, type VoteRow } from '../vote-rows.js';
 
 export class SqliteVotes implements VoteStore {
   constructor(
@@ -15,18 +16,18 @@ export class SqliteVotes implements VoteStore {
     return inWriteTransaction(this.db, (): VoteOutcome | null => {
       const exists = this.sql('SELECT 1 FROM objects WHERE id = ?').get(v.objectId);
       if (!exists) return null;
-      const prior = this.sql('SELECT kind, first_verified_at IS NOT NULL AS verified FROM votes WHERE object_id = ? AND voter_id = ?').get(v.objectId, v.voterId) as
-        | { kind: VoteKind; verified: number }
+      const prior = this.sql('SELECT kind, first_verified_at IS NOT NULL AS verified, correction_id FROM votes WHERE object_id = ? AND voter_id = ?').get(v.objectId, v.voterId) as
+        | { kind: VoteKind; verified: number; correction_id: string | null }
         | undefined;
-      const effect = voteEffect(prior ? { kind: prior.kind, verifiedBefore: prior.verified === 1 } : null, v.kind);
+      const effect = voteEffect(prior ? { kind: prior.kind, verifiedBefore: prior.verified === 1, correctionId: prior.correction_id } : null, v.kind, v.correctionId ?? null);
       if (!effect.changed) return { changed: false, firstVerification: false, object: getObjectRow(this.sql, v.objectId, live)! };
       this.sql(
-        `INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at, first_verified_at)
-         VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now, @firstVerifiedAt)
+        `INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at, first_verified_at, correction_id)
+         VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now, @firstVerifiedAt, @correctionId)
          ON CONFLICT (object_id, voter_id) DO UPDATE SET kind = excluded.kind, note = excluded.note,
            evidence_url = excluded.evidence_url, updated_at = excluded.updated_at,
-           first_verified_at = coalesce(votes.first_verified_at, excluded.first_verified_at)`,
-      ).run({ ...v, now: live.now, firstVerifiedAt: effect.firstVerification ? live.now : null });
+           first_verified_at = coalesce(votes.first_verified_at, excluded.first_verified_at), correction_id = excluded.correction_id`,
+      ).run({ ...v, now: live.now, firstVerifiedAt: effect.firstVerification ? live.now : null, correctionId: effect.correctionId });
       writeFacts(
         this.sql,
         v.objectId,
@@ -41,10 +42,10 @@ export class SqliteVotes implements VoteStore {
 
   async list(objectId: string, q: { limit: number; after?: { updatedAt: number; voterId: string } }) {
     const rows = this.sql(
-      `SELECT kind, note, evidence_url, voter_id, created_at, updated_at FROM votes
+      `SELECT kind, note, evidence_url, correction_id, voter_id, created_at, updated_at FROM votes
        WHERE object_id = @objectId ${q.after ? 'AND (updated_at, voter_id) < (@updatedAt, @voterId)' : ''}
        ORDER BY updated_at DESC, voter_id DESC ${limitSql(q.limit)}`,
-    ).all({ objectId, ...(q.after ?? {}) }) as { kind: VoteKind; note: string | null; evidence_url: string | null; voter_id: string; created_at: number; updated_at: number }[];
-    return rows.map((r) => ({ kind: r.kind, note: r.note, evidenceUrl: r.evidence_url, voterId: r.voter_id, createdAt: r.created_at, updatedAt: r.updated_at }));
+    ).all({ objectId, ...(q.after ?? {}) }) as VoteRow[];
+    return rows.map(toVote);
   }
 }
