@@ -3,7 +3,7 @@
  * posted, `updated` when its counts, state or expiry change. Which subscriber hears which event
  * is decided here, once, for live delivery and replay alike.
  */
-import type { ObjectType, StoredObject } from './model.js';
+import type { ObjectType, StoredObject, TrustLevel } from './model.js';
 
 export type EventKind = 'created' | 'updated';
 
@@ -36,6 +36,8 @@ export interface EventFilter {
   topics?: readonly string[];
   threads?: readonly string[];
   types?: readonly ObjectType[];
+  /** Only objects whose author shows at least this trust (domain/trust.ts), as the object stands when the event is sent. */
+  minTrust?: TrustLevel;
 }
 
 export function matches(f: EventFilter, e: Pick<BoardEvent, 'type' | 'topics' | 'threadId'>): boolean {

@@ -33,7 +33,7 @@ export function registerEventRoutes(router: Router, s: TransportDeps<EventStream
       path: '/events',
       summary: 'Push stream of board events (Server-Sent Events): created and updated objects',
       description:
-        'Filters: topic, thread (a root id: the root and its replies) and type, each repeatable. Each event: `id:` (increasing), `event: created|updated`, `data: {"object": Object}`. Reconnect with Last-Event-ID (or ?last_event_id=) to replay what was missed; `event: reset` means the board no longer holds that far back: list again. A comment is sent at once and at least every 25 s.',
+        'Filters: topic, thread (a root id: the root and its replies) and type, each repeatable, and min_trust (only objects whose author shows at least that trust). Each event: `id:` (increasing), `event: created|updated`, `data: {"object": Object}`. Reconnect with Last-Event-ID (or ?last_event_id=) to replay what was missed; `event: reset` means the board no longer holds that far back: list again. A comment is sent at once and at least every 25 s.',
       tags: ['events'],
       request: { query: EventsQuery },
       responses: { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } }, ...problemResponses(400, 429) },
@@ -51,7 +51,7 @@ export function registerEventRoutes(router: Router, s: TransportDeps<EventStream
       stream.write(`: agentboard events\nretry: ${settings.retryMs}\n\n`);
       c.req.raw.signal.addEventListener('abort', () => stream.finish(false), { once: true });
       try {
-        const unsubscribe = await hub.subscribe({ topics: q.topic, threads: q.thread, types: q.type }, lastSeen, {
+        const unsubscribe = await hub.subscribe({ topics: q.topic, threads: q.thread, types: q.type, ...(q.min_trust ? { minTrust: q.min_trust } : {}) }, lastSeen, {
           deliver: (d) => stream.write(streams.frameOf(d, base)),
           reset(newest) {
             const relist = { findings: `${base}/findings`, requests: `${base}/requests`, search: `${base}/search` };

@@ -64,7 +64,7 @@ export function registerPages(router: Router, s: TransportDeps<PageSettings>): v
   ] as const) {
     page(path, async (c) => {
       const q = parseQuery(c, ListQuery);
-      const list = await board.list(type, { topic: q.topic }, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
+      const list = await board.list(type, { topic: q.topic, minTrust: q.min_trust }, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
       return c.html(renderListPage({ now: clock.now(), title, path, objects: list.items.map(presenter(c, s)), nextCursor: list.nextCursor, topic: q.topic }));
     });
   }
@@ -96,7 +96,7 @@ export function registerPages(router: Router, s: TransportDeps<PageSettings>): v
   page('/topics/{slug}', async (c) => {
     const slug = topicSlugParam(c);
     const q = parseQuery(c, TopicQuery);
-    const view = await board.topic(slug, { type: q.type }, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
+    const view = await board.topic(slug, { type: q.type, minTrust: q.min_trust }, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
     const objects = view.objects.items.map(presenter(c, s));
     return c.html(renderTopicPage({ now: clock.now(), topic: view.topic, objects, nextCursor: view.objects.nextCursor, related: view.related }));
   });

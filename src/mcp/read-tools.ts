@@ -3,13 +3,16 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { IdParams, ListQuery, SearchQuery } from '../schemas/query.js';
 import { parseOrThrow } from '../schemas/parse.js';
-import { OBJECT_TYPES } from '../schemas/resources.js';
+import { OBJECT_TYPES, TRUST_LEVELS } from '../schemas/resources.js';
 import { objectAdvice, verifyHint } from '../service/meta.js';
 import { searchAnswer } from '../service/search/search-answer.js';
 import { defined, line, many, type ToolKit } from './tool-kit.js';
 
 const RECENT = 20;
 const REPLIES_SHOWN = 20;
+
+const MIN_TRUST_SAID =
+  "only objects whose author's trust is at least this (signed < domain-verified < reputable); ask for domain-verified or reputable before you act on what you find, e.g. run a command";
 
 // Input schemas, built once: the factory makes a server per request.
 const SearchInput = z.object({
@@ -18,10 +21,11 @@ const SearchInput = z.object({
   type: z.union([z.enum(OBJECT_TYPES), z.array(z.enum(OBJECT_TYPES))]).optional(),
   topic: z.union([z.string(), z.array(z.string())]).optional(),
   limit: z.number().int().optional().describe('1 to 50, default 10'),
+  min_trust: z.enum(TRUST_LEVELS).optional().describe(MIN_TRUST_SAID),
 });
 const GetInput = z.object({ id: z.string().describe('the object id (a ULID)') });
 const TopicsInput = z.object({});
-const RecentInput = z.object({ type: z.enum(['finding', 'request']).optional(), topic: z.string().optional() });
+const RecentInput = z.object({ type: z.enum(['finding', 'request']).optional(), topic: z.string().optional(), min_trust: z.enum(TRUST_LEVELS).optional().describe(MIN_TRUST_SAID) });
 
 /** search and get, registered first (the tools' order is part of what clients list). */
 export function registerLookupTools(server: McpServer, kit: ToolKit): void {
@@ -30,14 +34,14 @@ export function registerLookupTools(server: McpServer, kit: ToolKit): void {
     {
       title: 'Search the board',
       description:
-        'Search live objects, ranked by relevance, freshness and verification. mode=lexical matches the query as given (best for exact error strings); hybrid (default) adds meaning. Search before you publish.',
+        'Search live objects, ranked by relevance, freshness and verification. mode=lexical matches the query as given (best for exact error strings); hybrid (default) adds meaning. Search before you publish, and pass min_trust (domain-verified or reputable) before acting on what you find, such as running a command.',
       inputSchema: SearchInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       kit.run(async () => {
         // The HTTP query's own schema, so both transports refuse the same input the same way.
-        const q = parseOrThrow(SearchQuery, defined({ q: args.q, mode: args.mode, type: many(args.type), topic: many(args.topic), limit: args.limit?.toString() }));
+        const q = parseOrThrow(SearchQuery, defined({ q: args.q, mode: args.mode, type: many(args.type), topic: many(args.topic), limit: args.limit?.toString(), min_trust: args.min_trust }));
         const answer = await searchAnswer(kit.searcher, q, kit.limits.search.defaultLimit, kit.present);
         const { results, related_topics: related } = answer;
         const text = results.length ? results.map(line).join('\n') : `No results.${related.length ? ` Related topics: ${related.map((t) => t.slug).join(', ')}.` : ''}`;
@@ -93,8 +97,8 @@ export function registerBrowseTools(server: McpServer, kit: ToolKit): void {
     },
     (args) =>
       kit.run(async () => {
-        const { topic } = parseOrThrow(ListQuery, defined({ topic: args.topic }));
-        const page = await kit.board.list(args.type ?? ['finding', 'request'], { topic }, { limit: RECENT });
+        const { topic, min_trust: minTrust } = parseOrThrow(ListQuery, defined({ topic: args.topic, min_trust: args.min_trust }));
+        const page = await kit.board.list(args.type ?? ['finding', 'request'], { topic, minTrust }, { limit: RECENT });
         const objects = page.items.map(kit.present);
         const path = `/${args.type ?? 'finding'}s${topic ? `?topic=${encodeURIComponent(topic)}` : ''}`;
         return { structured: { objects, next_cursor: null, meta: kit.meta(path) }, text: kit.withNotice(objects.map(line).join('\n') || 'Nothing live yet.') };

@@ -5,7 +5,7 @@
  * facts it depends on, and reads "live" as `liveUntil > now`. Pinned by the contract suite in
  * test/store/store.case.ts.
  */
-import type { LiveCriteria, ObjectType, StoredObject } from '../domain/model.js';
+import type { LiveCriteria, ObjectType, StoredObject, TrustLevel } from '../domain/model.js';
 import type { ObjectVector } from './embed-queue.js';
 
 /** What a writer hands the store: the stored fields it decides, with the dedupe key. */
@@ -29,6 +29,8 @@ export interface ListQuery {
   topic?: string;
   /** Only ids strictly below this one (newest first paging). */
   before?: string;
+  /** Only objects whose author shows at least this trust (domain/trust.ts). */
+  minTrust?: TrustLevel;
   limit: number;
 }
 
@@ -78,10 +80,10 @@ export interface ObjectStore {
 
   /** Live-object counts of topics with at least `minCount`, count desc then slug asc. */
   topTopics(live: LiveCriteria, minCount: number, limit: number): Promise<TopicCount[]>;
-  /** Live-object counts of the given slugs (slugs with no live object are left out). */
-  topicCounts(live: LiveCriteria, slugs: readonly string[]): Promise<TopicCount[]>;
-  /** Topics carried by live objects that also carry `slug`, with their own live counts, highest first. */
-  coTopics(live: LiveCriteria, slug: string, limit: number): Promise<TopicCount[]>;
+  /** Live-object counts of the given slugs (slugs with no live object are left out); with `minTrust`, of those objects whose author shows that trust. */
+  topicCounts(live: LiveCriteria, slugs: readonly string[], minTrust?: TrustLevel): Promise<TopicCount[]>;
+  /** Topics carried by live objects that also carry `slug`, with their own live counts, highest first; `minTrust` as for topicCounts. */
+  coTopics(live: LiveCriteria, slug: string, limit: number, minTrust?: TrustLevel): Promise<TopicCount[]>;
   /** Topics whose slug contains one of the terms, with live counts, highest first. */
   topicsLike(live: LiveCriteria, terms: readonly string[], limit: number): Promise<TopicCount[]>;
 

@@ -3,7 +3,7 @@
  * A candidate carries what ranking reads, not the whole object: the searcher ranks up to a few
  * hundred candidates and reads in full only the page it answers (ObjectStore.getMany).
  */
-import type { LiveCriteria, ObjectType, StoredObject } from '../domain/model.js';
+import type { LiveCriteria, ObjectType, StoredObject, TrustLevel } from '../domain/model.js';
 
 /** When the in-memory vectors of one model are scored through the approximate index. */
 export interface VectorIndexSettings {
@@ -22,6 +22,8 @@ export interface LexicalQuery {
   terms: string[];
   types?: readonly ObjectType[];
   topics?: readonly string[];
+  /** Only objects whose author shows at least this trust (domain/trust.ts). */
+  minTrust?: TrustLevel;
   limit: number;
   /**
    * Rank only the newest `window` matching objects (live, under the filters); for a query that
@@ -58,6 +60,8 @@ export interface SemanticQuery {
   model: string;
   types?: readonly ObjectType[];
   topics?: readonly string[];
+  /** Only objects whose author shows at least this trust (domain/trust.ts). */
+  minTrust?: TrustLevel;
   limit: number;
 }
 

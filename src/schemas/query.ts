@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { normalizeFilterTopic } from '../domain/topics.js';
 import { queryInt, text, ulid } from './fields.js';
 import { SPEC_LIMITS } from '../domain/limits.js';
-import { OBJECT_TYPES, ROOT_TYPES } from './resources.js';
+import { OBJECT_TYPES, ROOT_TYPES, TRUST_LEVELS } from './resources.js';
 
 const { min: TMIN, max: TMAX } = SPEC_LIMITS.topicInFilter;
 
@@ -30,9 +30,15 @@ export const VotesQuery = z.object({
   cursor: z.string().max(200).optional().meta({ description: "the previous page's next_cursor" }),
   limit,
 });
-export const ListQuery = z.object({ cursor, limit, topic: filterTopic.optional() });
+/** The trust filter: only objects whose author shows at least this trust (domain/trust.ts). */
+export const minTrust = z
+  .enum(TRUST_LEVELS, { message: `must be one of ${TRUST_LEVELS.join(', ')}` })
+  .optional()
+  .meta({ description: "only objects whose author's trust is at least this: signed < domain-verified < reputable; anonymous objects are left out" });
+
+export const ListQuery = z.object({ cursor, limit, topic: filterTopic.optional(), min_trust: minTrust });
 export const TopicsQuery = z.object({ limit: queryInt(1, SPEC_LIMITS.topicsList).optional() });
-export const TopicQuery = z.object({ cursor, limit, type: z.enum(ROOT_TYPES).optional() });
+export const TopicQuery = z.object({ cursor, limit, type: z.enum(ROOT_TYPES).optional(), min_trust: minTrust });
 
 /** A repeatable, comma-separable query parameter. */
 const many = <T extends z.ZodType<unknown, string>>(item: T) =>
@@ -47,12 +53,14 @@ export const SearchQuery = z.object({
   topic: many(filterTopic).optional().meta({ description: 'repeatable or comma-separated' }),
   mode: z.enum(['hybrid', 'lexical', 'semantic']).optional().meta({ description: 'hybrid (default), lexical or semantic' }),
   limit: queryInt(1, 50).optional().meta({ description: '1 to 50, default 10' }),
+  min_trust: minTrust,
 });
 
 export const EventsQuery = z.object({
   topic: many(filterTopic).optional().meta({ description: 'repeatable or comma-separated; an event matches any of them' }),
   thread: many(ulid).optional().meta({ description: 'a root object id: the root and its replies; repeatable' }),
   type: many(z.enum(OBJECT_TYPES)).optional().meta({ description: 'repeatable or comma-separated' }),
+  min_trust: minTrust,
   last_event_id: z
     .string()
     .regex(/^\d{1,15}$/, 'must be an event id')

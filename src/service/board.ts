@@ -15,7 +15,7 @@ import { derivedFields } from '../domain/derived.js';
 import { eventOf } from '../domain/events.js';
 import { DomainError, invalid, notFound, type FieldIssue } from '../domain/errors.js';
 import { extendedExpiry, resolveExpiry } from '../domain/lifetimes.js';
-import { ANONYMOUS_VOTER, type Actor, type LiveCriteria, type Page, type PageResult, type StoredObject, type VoteKind, type VoteRecord } from '../domain/model.js';
+import { ANONYMOUS_VOTER, type TrustLevel, type Actor, type LiveCriteria, type Page, type PageResult, type StoredObject, type VoteKind, type VoteRecord } from '../domain/model.js';
 import { toPage } from '../domain/paging.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import { isReputable } from '../domain/reputation.js';
@@ -181,12 +181,13 @@ export class Board {
   }
 
   /** Live root objects of one type (or several), newest first. */
-  async list(type: RootType | readonly RootType[], filter: { topic?: string | undefined }, page: Page): Promise<PageResult<StoredObject>> {
+  async list(type: RootType | readonly RootType[], filter: { topic?: string | undefined; minTrust?: TrustLevel | undefined }, page: Page): Promise<PageResult<StoredObject>> {
     const rows = await this.deps.store.objects.list({
       live: this.live(),
       types: typeof type === 'string' ? [type] : type,
       parentId: null,
       ...(filter.topic !== undefined ? { topic: filter.topic } : {}),
+      ...(filter.minTrust ? { minTrust: filter.minTrust } : {}),
       ...(page.cursor !== undefined ? { before: page.cursor } : {}),
       limit: page.limit + 1,
     });
@@ -197,9 +198,13 @@ export class Board {
     return this.deps.store.objects.topTopics(this.live(), this.deps.limits.topicListingThreshold, limit);
   }
 
-  /** Live root objects tagged `slug` with the topic's count and co-occurring topics; 404 when none is live. */
-  async topic(slug: string, filter: { type?: RootType | undefined }, page: Page): Promise<TopicView> {
+  /**
+   * Live root objects tagged `slug` with the topic's count and co-occurring topics; 404 when none
+   * is live. With `minTrust`, the counts too are of the objects that pass it (none may).
+   */
+  async topic(slug: string, filter: { type?: RootType | undefined; minTrust?: TrustLevel | undefined }, page: Page): Promise<TopicView> {
     const live = this.live();
+    const { minTrust } = filter;
     const [count] = await this.deps.store.objects.topicCounts(live, [slug]);
     if (!count) throw notFound(`No live objects carry the topic "${slug}".`);
     const rows = await this.deps.store.objects.list({
@@ -207,11 +212,13 @@ export class Board {
       topic: slug,
       parentId: null,
       ...(filter.type ? { types: [filter.type] } : {}),
+      ...(minTrust ? { minTrust } : {}),
       ...(page.cursor !== undefined ? { before: page.cursor } : {}),
       limit: page.limit + 1,
     });
-    const related = await this.deps.store.objects.coTopics(live, slug, this.deps.limits.relatedTopicsMax);
-    return { topic: count, objects: toPage(rows, page.limit), related };
+    const related = await this.deps.store.objects.coTopics(live, slug, this.deps.limits.relatedTopicsMax, minTrust);
+    const counted = minTrust ? ((await this.deps.store.objects.topicCounts(live, [slug], minTrust))[0] ?? { slug, count: 0 }) : count;
+    return { topic: counted, objects: toPage(rows, page.limit), related };
   }
 
   /**

@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import { matches, type BoardEvent, type EventFilter } from '../domain/events.js';
+import { trustAtLeast } from '../domain/trust.js';
 import type { LiveCriteria, StoredObject } from '../domain/model.js';
 import type { Store } from '../ports/store.js';
 
@@ -165,7 +166,7 @@ export class EventHub {
   #offer(s: Subscriber, d: Delivery): void {
     if (d.event.seq <= s.last) return;
     s.last = d.event.seq;
-    if (matches(s.filter, d.event)) s.sink.deliver(d);
+    if (matches(s.filter, d.event) && trustAtLeast(d.object.author, s.filter.minTrust)) s.sink.deliver(d);
   }
 
   /** The next events after `seq`, each with its object as it is now, and the last seq read (null: none). */

@@ -42,6 +42,12 @@ const searchFirst = ({ base }: Ctx): string => {
   to the top result. \`matched_by\` says which search legs found it; \`degraded\` lists legs that
   did not run (results remain valid).
 - No results? Retry with one of \`related_topics\`, or browse ${base}/topics/{slug}.
+- Before you act on what you find (run a command, change a config, trust a link), search again
+  with \`min_trust=domain-verified\` or \`min_trust=reputable\`: only objects whose author shows
+  at least that trust (signed < domain-verified < reputable; anonymous ones never pass). The
+  lists (\`/findings\`, \`/requests\`), \`/topics/{slug}\` and \`/events\` take it too.
+- A result whose \`corrections\` is not empty was contradicted by voters who named what is right:
+  read those first. One whose \`state\` is \`superseded\` was replaced: follow \`superseded_by\`.
 `;
 };
 

@@ -2,7 +2,7 @@
  * SQL both stores write alike: the stored forms of the domain's object rules, and the clauses
  * around them. Each store's dialect still decides its own statements; these are the shared words.
  */
-import type { LiveCriteria } from '../domain/model.js';
+import type { LiveCriteria, TrustLevel } from '../domain/model.js';
 
 /** "Live" on the table aliased `alias` (parameter @now): the stored form of domain/state.ts `liveUntil`. */
 export const liveSql = (alias: string) => `${alias}.live_until > @now`;
@@ -18,6 +18,32 @@ export const vectorWantedSql = (alias: string) => `(NOT ${alias}.withdrawn AND $
 
 /** Whether the author of the object on the table aliased `alias` stands as reputable (reputable_authors). */
 export const authorReputableSql = (alias: string) => `EXISTS (SELECT 1 FROM reputable_authors ra WHERE ra.author_id = ${alias}.author_id)`;
+
+/** The filters listings and both search legs share, besides liveness. */
+export interface Filters {
+  types?: readonly string[] | undefined;
+  topics?: readonly string[] | undefined;
+  minTrust?: TrustLevel | undefined;
+}
+
+/** Whether a search names any filter besides liveness (some paths serve only unfiltered ones). */
+export const hasFilters = (q: Filters): boolean =>
+  Boolean(q.types?.length || q.topics?.length || q.minTrust);
+
+/**
+ * Whether the author of the object on the table aliased `alias` shows at least `level` of trust:
+ * the stored form of domain/trust.ts `trustAtLeast`. A reputable author passes every level;
+ * otherwise the trust their signature earned decides.
+ */
+export function trustSql(alias: string, level: TrustLevel): string {
+  if (level === 'reputable') return authorReputableSql(alias);
+  if (level === 'domain-verified') return `(${alias}.author_trust = 'domain-verified' OR ${authorReputableSql(alias)})`;
+  return `${alias}.author_id IS NOT NULL`;
+}
+
+/** ` AND` the topic row aliased `alias` is of an object whose author shows `level` of trust; nothing without a level. */
+export const topicTrustSql = (alias: string, level: TrustLevel | undefined): string =>
+  level ? ` AND EXISTS (SELECT 1 FROM objects o WHERE o.id = ${alias}.object_id AND ${trustSql('o', level)})` : '';
 
 /**
  * A LIMIT clause with the validated count inlined: bound as a parameter, better-sqlite3 passes a

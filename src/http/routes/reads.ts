@@ -28,7 +28,7 @@ export function registerReadRoutes(router: Router, s: ApiDeps): void {
       async (c) => {
         const q = parseQuery(c, ListQuery);
         return cachedJson(c, s, async () => {
-          const page = await board.list(type, { topic: q.topic }, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
+          const page = await board.list(type, { topic: q.topic, minTrust: q.min_trust }, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
           return { body: { objects: page.items.map(presenter(c, s)), next_cursor: page.nextCursor, meta: meta(c) }, shown: page.items };
         });
       },

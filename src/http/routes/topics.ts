@@ -39,7 +39,7 @@ export function registerTopicRoutes(router: Router, s: ApiDeps): void {
     async (c) => {
       const slug = topicSlugParam(c);
       const q = parseQuery(c, TopicQuery);
-      const view = await board.topic(slug, { type: q.type }, { cursor: q.cursor, limit: q.limit ?? 20 });
+      const view = await board.topic(slug, { type: q.type, minTrust: q.min_trust }, { cursor: q.cursor, limit: q.limit ?? 20 });
       const objects = view.objects.items.map(presenter(c, s));
       return json(c, { topic: view.topic, objects, next_cursor: view.objects.nextCursor, related_topics: view.related, meta: meta(c) });
     },

@@ -8,7 +8,8 @@
  * result it corrects.
  */
 import { words } from '../../domain/text.js';
-import type { StoredObject } from '../../domain/model.js';
+import type { StoredObject, TrustLevel } from '../../domain/model.js';
+import { trustAtLeast } from '../../domain/trust.js';
 import type { Ranked } from './candidates.js';
 
 /** How many times a page is ranked again for its corrections: corrections that name each other in a cycle never settle. */
@@ -29,7 +30,7 @@ export class CorrectionsFirst {
 
   constructor(
     private readonly ranked: Ranked[],
-    private readonly query: { terms: readonly string[]; types?: readonly string[] | undefined; topics?: readonly string[] | undefined },
+    private readonly query: { terms: readonly string[]; types?: readonly string[] | undefined; topics?: readonly string[] | undefined; minTrust?: TrustLevel | undefined },
   ) {
     this.#byId = new Map(ranked.map((r) => [r.c.facts.id, r]));
   }
@@ -72,6 +73,7 @@ export class CorrectionsFirst {
     const { terms, types, topics } = this.query;
     if (types?.length && !types.includes(o.type)) return false;
     if (topics?.length && !o.topics.some((t) => topics.includes(t))) return false;
+    if (!trustAtLeast(o.author, this.query.minTrust)) return false;
     const held = new Set(words(`${o.title} ${o.content} ${o.topics.join(' ')}`));
     return terms.some((t) => held.has(t));
   }

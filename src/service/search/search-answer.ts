@@ -10,6 +10,7 @@ export async function searchAnswer(searcher: Searcher, q: z.output<typeof Search
     q: q.q,
     ...(q.type ? { types: q.type } : {}),
     ...(q.topic ? { topics: q.topic } : {}),
+    ...(q.min_trust ? { minTrust: q.min_trust } : {}),
     mode: q.mode ?? 'hybrid',
     limit: q.limit ?? defaultLimit,
   });

@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { BoardLimits } from '../../domain/limits.js';
-import type { ObjectType } from '../../domain/model.js';
+import type { ObjectType, TrustLevel } from '../../domain/model.js';
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { stateOf } from '../../domain/state.js';
 import type { Clock } from '../../ports/clock.js';
@@ -29,6 +29,8 @@ export interface SearchQuery {
   q: string;
   types?: readonly ObjectType[];
   topics?: readonly string[];
+  /** Only objects whose author shows at least this trust (domain/trust.ts). */
+  minTrust?: TrustLevel;
   mode: SearchMode;
   limit: number;
 }
@@ -110,7 +112,11 @@ export class Searcher {
   async search(query: SearchQuery): Promise<SearchOutcome> {
     const { limits } = this.deps;
     const live: LiveCriteria = { now: this.deps.clock.now(), disputeMinContradictions: limits.disputeMinContradictions };
-    const filters = { ...(query.types?.length ? { types: query.types } : {}), ...(query.topics?.length ? { topics: query.topics } : {}) };
+    const filters = {
+      ...(query.types?.length ? { types: query.types } : {}),
+      ...(query.topics?.length ? { topics: query.topics } : {}),
+      ...(query.minTrust ? { minTrust: query.minTrust } : {}),
+    };
     const terms = queryTerms(query.q);
     const perLeg = Math.max(limits.search.candidates, query.limit);
 
@@ -209,7 +215,7 @@ export class Searcher {
    */
   #lexicalLeg(q: LexicalQuery, query: SearchQuery): Promise<LexicalHit[]> {
     const enough = query.mode === 'lexical' ? query.limit : q.limit;
-    const key = `lexical-leg ${JSON.stringify([q.terms, q.stemmed ?? false, q.types ?? [], q.topics ?? [], q.limit, enough])}`;
+    const key = `lexical-leg ${JSON.stringify([q.terms, q.stemmed ?? false, q.types ?? [], q.topics ?? [], q.minTrust ?? null, q.limit, enough])}`;
     const compute = async () => {
       const hits = await this.#lexical(q, enough, query.limit);
       return { value: hits, size: this.#asked.seenBefore(key) ? lexicalSize(hits) : null };
@@ -256,8 +262,8 @@ export class Searcher {
    * Kept while exact, and from its second asking on, as the lexical leg is: the stores move the
    * change mark with every vector written or taken in, as with every other write.
    */
-  #semanticLeg(q: string, filters: Pick<SemanticQuery, 'types' | 'topics'>, limit: number, live: LiveCriteria): Promise<{ vector: Float32Array; hits: SemanticHit[] } | null> {
-    const key = `semantic-leg ${JSON.stringify([this.deps.embedder?.model, q, filters.types ?? [], filters.topics ?? [], limit])}`;
+  #semanticLeg(q: string, filters: Pick<SemanticQuery, 'types' | 'topics' | 'minTrust'>, limit: number, live: LiveCriteria): Promise<{ vector: Float32Array; hits: SemanticHit[] } | null> {
+    const key = `semantic-leg ${JSON.stringify([this.deps.embedder?.model, q, filters.types ?? [], filters.topics ?? [], filters.minTrust ?? null, limit])}`;
     const compute = async () => {
       const vector = await this.#queryVector(q);
       if (!vector) return { value: null, size: null };

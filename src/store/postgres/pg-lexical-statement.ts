@@ -7,6 +7,7 @@
 import type { LexicalQuery } from '../../ports/search-index.js';
 import { CANDIDATE_COLUMNS } from '../object-columns.js';
 import { addFilters, limitSql, liveParams, liveSql, type Params } from './pg-rows.js';
+import { hasFilters } from '../sql-fragments.js';
 import { BUCKET_BITS, BUCKET_ROWS, COMMON_SHARE, fewMatches, indexReadCheaper, recentBuckets, type CorpusStats, type ParsedQuery } from './pg-bm25.js';
 
 /** A row in the newest @buckets buckets of seqs, as the GIN indexes' second column files it. */
@@ -29,7 +30,7 @@ export function planLexical(q: LexicalQuery, parsed: ParsedQuery, stats: CorpusS
   const column = q.stemmed ? 'o.stems' : 'o.words';
   // Matches there can be at most: an AND query's rarest lexeme's count, an OR query's commonest.
   const few = fewMatches(q, q.allTerms ? Math.min(...parsed.df) : Math.max(...parsed.df));
-  const unfiltered = !q.types?.length && !q.topics?.length;
+  const unfiltered = !hasFilters(q);
   const common =
     !few && !q.allTerms && q.window !== undefined && unfiltered && parsed.each.every((t) => parsed.lexemes.includes(t)) && Math.min(...parsed.df) >= COMMON_SHARE * stats.total;
   // Filters thin the matches by a share not known here: their AND window is read another way.

@@ -1,7 +1,7 @@
 /**
  * The objects half of the PostgreSQL store. Publishes are the store's (pg-publishes.ts).
  */
-import type { LiveCriteria, StoredObject } from '../../domain/model.js';
+import type { LiveCriteria, StoredObject, TrustLevel } from '../../domain/model.js';
 import { importRowProblem } from '../../domain/import-rules.js';
 import { liveUntil, standingStamp } from '../../domain/state.js';
 import { STANDING_COLUMNS, standingFacts, type StandingColumns } from '../object-columns.js';
@@ -11,6 +11,7 @@ import { insertRows, type VectorLeg } from './pg-inserts.js';
 import type { ObjectVector } from '../../ports/embed-queue.js';
 import type { PgSession, PgStatements } from './pg-session.js';
 import { NOTIFY_CHANGED } from './pg-changes.js';
+import { topicTrustSql, trustSql } from '../sql-fragments.js';
 
 /** Rows re-derived per transaction when the standing rule changes, as in sqlite-objects.ts. */
 const RESTATE_BATCH = 5000;
@@ -55,6 +56,7 @@ export class PgObjects implements ObjectStore {
       where.push('o.id < @before');
       params.before = q.before;
     }
+    if (q.minTrust) where.push(trustSql('o', q.minTrust));
     // A thread's replies are read by their index (parent_id, id) whatever the values: planned once,
     // since planning it for every page had cost thirty times running it.
     const byParent = typeof q.parentId === 'string' && q.topic === undefined && !q.types?.length;
@@ -136,25 +138,25 @@ export class PgObjects implements ObjectStore {
     );
   }
 
-  async topicCounts(live: LiveCriteria, slugs: readonly string[]): Promise<TopicCount[]> {
+  async topicCounts(live: LiveCriteria, slugs: readonly string[], minTrust?: TrustLevel): Promise<TopicCount[]> {
     if (slugs.length === 0) return [];
     return all<TopicCount>(
       this.db,
       `SELECT t.topic AS slug, count(*)::int AS count FROM object_topics t
-       WHERE t.topic = ANY(@slugs::text[]) AND ${liveSql('t')} GROUP BY t.topic ORDER BY count DESC, slug ASC`,
+       WHERE t.topic = ANY(@slugs::text[]) AND ${liveSql('t')}${topicTrustSql('t', minTrust)} GROUP BY t.topic ORDER BY count DESC, slug ASC`,
       { ...liveParams(live), slugs: [...slugs] },
     );
   }
 
-  coTopics(live: LiveCriteria, slug: string, limit: number): Promise<TopicCount[]> {
+  coTopics(live: LiveCriteria, slug: string, limit: number, minTrust?: TrustLevel): Promise<TopicCount[]> {
     return all<TopicCount>(
       this.db,
       `WITH co AS (
          SELECT DISTINCT t2.topic FROM object_topics t1
          JOIN object_topics t2 ON t2.object_id = t1.object_id AND t2.topic <> t1.topic
-         WHERE t1.topic = @slug AND ${liveSql('t1')})
+         WHERE t1.topic = @slug AND ${liveSql('t1')}${topicTrustSql('t1', minTrust)})
        SELECT t.topic AS slug, count(*)::int AS count FROM object_topics t
-       WHERE t.topic IN (SELECT topic FROM co) AND ${liveSql('t')}
+       WHERE t.topic IN (SELECT topic FROM co) AND ${liveSql('t')}${topicTrustSql('t', minTrust)}
        GROUP BY t.topic ORDER BY count DESC, slug ASC ${limitSql(limit)}`,
       { ...liveParams(live), slug },
     );

@@ -4,7 +4,7 @@
  */
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { liveUntil } from '../../domain/state.js';
-import { authorReputableSql, liveParams, liveSql } from '../sql-fragments.js';
+import { authorReputableSql, liveParams, liveSql, trustSql, type Filters } from '../sql-fragments.js';
 import { correctionsSql, standingFacts, toStoredObject, type ObjectColumns } from '../object-columns.js';
 import type { PgStatements } from './pg-session.js';
 
@@ -129,7 +129,8 @@ export async function writeFacts(db: PgStatements, id: string, set: string, para
 }
 
 /** Adds the type and topic filters shared by both search legs. */
-export function addFilters(q: { types?: readonly string[] | undefined; topics?: readonly string[] | undefined }, where: string[], params: Params): void {
+export function addFilters(q: Filters, where: string[], params: Params): void {
+  if (q.minTrust) where.push(trustSql('o', q.minTrust));
   if (q.types?.length) {
     where.push('o.type = ANY(@types::text[])');
     params.types = [...q.types];

@@ -14,6 +14,7 @@ import { CANDIDATE_COLUMNS, candidateColumnsAt, toCandidate, type CandidateColum
 import { KeptFacts, type SeqFacts } from '../kept-facts.js';
 import { applyRows, DEFAULT_VECTOR_INDEX, ModelVectors, nearestLive, type VectorIndexSettings } from '../vector-memory.js';
 import { addFilters, all, allAsColumns, liveParams, liveSql, type Params } from './pg-rows.js';
+import { hasFilters } from '../sql-fragments.js';
 import type { PgRoot, PgSession, PgStatements } from './pg-session.js';
 
 export const VECTORS_CHANNEL = 'agentboard_vectors';
@@ -204,7 +205,7 @@ export class MemoryVectors {
     const m = await this.#load(q.model);
     await this.#flushing;
     // Short statements, one per search: on the pipelined connections (PgRoot.pipelines).
-    return nearestLive(m, q, (seqs) => (q.types?.length || q.topics?.length ? liveAmong(this.db.pipelines('custom'), seqs, q) : this.#liveAmongKept(seqs, q)));
+    return nearestLive(m, q, (seqs) => (hasFilters(q) ? liveAmong(this.db.pipelines('custom'), seqs, q) : this.#liveAmongKept(seqs, q)));
   }
 
   /** liveAmong without filters, from the facts kept while the change mark stands (kept-facts.ts). */

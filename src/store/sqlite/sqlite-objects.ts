@@ -3,13 +3,14 @@
  * and the insert cannot interleave with another process's writer.
  */
 import type Database from 'better-sqlite3';
-import type { LiveCriteria, StoredObject } from '../../domain/model.js';
+import type { LiveCriteria, StoredObject, TrustLevel } from '../../domain/model.js';
 import { importRowProblem } from '../../domain/import-rules.js';
 import { liveUntil, standingStamp } from '../../domain/state.js';
 import { STANDING_COLUMNS, standingFacts, type StandingColumns } from '../object-columns.js';
 import { BulkRowError, type BulkObject, type ListQuery, type NewObject, type ObjectStore, type TopicCount } from '../../ports/object-store.js';
 import type { ObjectVector } from '../../ports/embed-queue.js';
 import { runInTransaction, type WriteGate } from './write-gate.js';
+import { topicTrustSql, trustSql } from '../sql-fragments.js';
 import { getObjectRow, inList, inWriteTransaction, insertRow, limitSql, liveParams, liveSql, SELECT_OBJECT, toObject, writeFacts, type ObjectRow, type Sql } from './sqlite-rows.js';
 
 /** Rows re-derived per write transaction when the standing rule changes. */
@@ -55,6 +56,7 @@ export class SqliteObjects implements ObjectStore {
       where.push('o.id < @before');
       params.before = q.before;
     }
+    if (q.minTrust) where.push(trustSql('o', q.minTrust));
     const rows = this.sql(`SELECT ${SELECT_OBJECT} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY o.id DESC ${limitSql(q.limit)}`)
       .all(params) as ObjectRow[];
     return rows.map(toObject);
@@ -121,23 +123,23 @@ export class SqliteObjects implements ObjectStore {
     ).all({ ...liveParams(live), min: minCount }) as TopicCount[];
   }
 
-  async topicCounts(live: LiveCriteria, slugs: readonly string[]): Promise<TopicCount[]> {
+  async topicCounts(live: LiveCriteria, slugs: readonly string[], minTrust?: TrustLevel): Promise<TopicCount[]> {
     if (slugs.length === 0) return [];
     const l = inList('s', slugs);
     return this.sql(
       `SELECT t.topic AS slug, count(*) AS count FROM object_topics t
-       WHERE t.topic IN ${l.sql} AND ${liveSql('t')} GROUP BY t.topic ORDER BY count DESC, slug ASC`,
+       WHERE t.topic IN ${l.sql} AND ${liveSql('t')}${topicTrustSql('t', minTrust)} GROUP BY t.topic ORDER BY count DESC, slug ASC`,
     ).all({ ...liveParams(live), ...l.params }) as TopicCount[];
   }
 
-  async coTopics(live: LiveCriteria, slug: string, limit: number): Promise<TopicCount[]> {
+  async coTopics(live: LiveCriteria, slug: string, limit: number, minTrust?: TrustLevel): Promise<TopicCount[]> {
     return this.sql(
       `WITH co AS (
          SELECT DISTINCT t2.topic FROM object_topics t1
          JOIN object_topics t2 ON t2.object_id = t1.object_id AND t2.topic <> t1.topic
-         WHERE t1.topic = @slug AND ${liveSql('t1')})
+         WHERE t1.topic = @slug AND ${liveSql('t1')}${topicTrustSql('t1', minTrust)})
        SELECT t.topic AS slug, count(*) AS count FROM object_topics t
-       WHERE t.topic IN (SELECT topic FROM co) AND ${liveSql('t')}
+       WHERE t.topic IN (SELECT topic FROM co) AND ${liveSql('t')}${topicTrustSql('t', minTrust)}
        GROUP BY t.topic ORDER BY count DESC, slug ASC ${limitSql(limit)}`,
     ).all({ ...liveParams(live), slug }) as TopicCount[];
   }

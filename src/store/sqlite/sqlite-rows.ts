@@ -7,7 +7,7 @@ import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { liveUntil } from '../../domain/state.js';
 import type { ObjectVector } from '../../ports/embed-queue.js';
 import type { NewObject } from '../../ports/object-store.js';
-import { authorReputableSql, liveParams, liveSql } from '../sql-fragments.js';
+import { authorReputableSql, liveParams, liveSql, trustSql, type Filters } from '../sql-fragments.js';
 import { correctionsSql, insertedObject, objectParams, STANDING_COLUMNS, standingFacts, toStoredObject, type ObjectColumns, type StandingColumns } from '../object-columns.js';
 
 /** Prepared statements by SQL text, shared by every half of one store. */
@@ -144,7 +144,8 @@ export function vectorBlob(v: Float32Array): Buffer {
 }
 
 /** Adds the type and topic filters shared by both search legs. */
-export function addFilters(q: { types?: readonly string[] | undefined; topics?: readonly string[] | undefined }, where: string[], params: Record<string, unknown>): void {
+export function addFilters(q: Filters, where: string[], params: Record<string, unknown>): void {
+  if (q.minTrust) where.push(trustSql('o', q.minTrust));
   if (q.types?.length) {
     const l = inList('type', q.types);
     where.push(`o.type IN ${l.sql}`);

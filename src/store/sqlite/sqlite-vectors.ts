@@ -16,6 +16,7 @@ import { CANDIDATE_COLUMNS, candidateColumns, toCandidate, type CandidateColumns
 import { KeptFacts, type SeqFacts } from '../kept-facts.js';
 import { applyRows, blobVector, DEFAULT_VECTOR_INDEX, ModelVectors, nearestLive, type VectorIndexSettings } from '../vector-memory.js';
 import { addFilters, limitSql, liveParams, liveSql, type Sql } from './sqlite-rows.js';
+import { hasFilters } from '../sql-fragments.js';
 
 export type SqliteVectorMode = 'memory' | 'scan';
 
@@ -63,7 +64,7 @@ export class SqliteMemoryVectors implements SqliteVectorLeg {
     this.#catchUp();
     if (!this.#models.has(q.model)) this.#reload(q.model);
     // Without filters, the live check comes from the facts kept under the change mark.
-    const mark = q.types?.length || q.topics?.length ? null : await this.mark();
+    const mark = hasFilters(q) ? null : await this.mark();
     return nearestLive(this.#models.get(q.model)!, q, (seqs) => (mark === null ? this.#liveAmong(seqs, q) : this.#facts.liveAmong(mark, seqs, q.live.now)));
   }
 
