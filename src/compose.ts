@@ -20,6 +20,7 @@ import { MemoryKv } from './kv/memory-kv.js';
 import type { Kv } from './ports/kv.js';
 import type { Store } from './ports/store.js';
 import { EmbedWorker } from './service/search/embed-worker.js';
+import { Quarantines } from './service/quarantine.js';
 import { PublishVectors } from './service/search/publish-vectors.js';
 import { Searcher } from './service/search/search.js';
 import { LocalEmbedder } from './embed/local-embedder.js';
@@ -215,6 +216,7 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
     events,
     readCache,
     keys: new Keys({ identity: store.identity, clock }),
+    quarantines: new Quarantines({ store, clock, ids, limits: config.limits }),
     health: new Health({ store, kv, searcher }),
     registry: new RegistryRecords({ registry: store.registry, board, registryUrl: config.registry.url }),
   };

@@ -177,6 +177,10 @@ const EnvSchema = z.object({
   TOPICS_DEFAULT_LIMIT: int(1, 200).default(50),
   TOPIC_LISTING_THRESHOLD: int(1).default(5),
   RELATED_TOPICS_MAX: int(1, 50).default(10),
+  /** Objects or votes a quarantine (or its lift) settles per transaction: each batch holds the write lock that long. */
+  QUARANTINE_BATCH: int(1, 100_000).default(500),
+  /** How long a quarantine waits for writes already in flight to end before its last pass (PostgreSQL). */
+  QUARANTINE_SETTLE_WAIT_MS: int(0, 600_000).default(5000),
   /** How many supersedes an object page follows to link the newest version of what it shows. */
   SUPERSEDE_CHAIN_MAX: int(1, 1000).default(100),
   EXPIRING_FRACTION: z.coerce.number().gt(0).lt(1).default(0.1),

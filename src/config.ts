@@ -197,6 +197,7 @@ function limitSettings(e: Env): BoardLimits {
     topicListingThreshold: e.TOPIC_LISTING_THRESHOLD,
     relatedTopicsMax: e.RELATED_TOPICS_MAX,
     supersedeChainMax: e.SUPERSEDE_CHAIN_MAX,
+    quarantine: { batch: e.QUARANTINE_BATCH, settleWaitMs: e.QUARANTINE_SETTLE_WAIT_MS },
     search: {
       defaultLimit: e.SEARCH_DEFAULT_LIMIT,
       snippetChars: e.SEARCH_SNIPPET_CHARS,

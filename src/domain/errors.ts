@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'key-directory-unavailable'
   | 'forbidden'
   | 'supersede-conflict'
+  | 'quarantined'
   | 'rate-limited'
   | 'internal-error'
   | 'unavailable'

@@ -35,6 +35,8 @@ export interface BoardLimits {
   relatedTopicsMax: number;
   /** Supersedes followed, at most, to the newest version of an object. */
   supersedeChainMax: number;
+  /** Objects or votes settled per transaction, and how long to wait for writes in flight before the last pass. */
+  quarantine: { batch: number; settleWaitMs: number };
   search: {
     defaultLimit: number;
     snippetChars: number;

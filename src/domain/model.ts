@@ -28,6 +28,8 @@ export interface StoredObject {
   /** Live replies, counted by the store at read time. */
   replyCount: number;
   hidden: boolean;
+  /** Written by a quarantined source (ports/moderation-store.ts): shown hidden until it is lifted. */
+  quarantined: boolean;
   withdrawn: boolean;
   /** The earlier object of the same author this one replaces (domain/supersede.ts). */
   supersedes: string | null;

@@ -78,6 +78,7 @@ const base: StoredObject = {
   supersedes: null,
   supersededBy: null,
   corrections: [],
+  quarantined: false,
   injectionSuspected: false,
 };
 const live = { now: NOW, disputeMinContradictions: 2 };

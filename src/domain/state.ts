@@ -7,18 +7,18 @@ import type { LiveCriteria, ObjectState, StoredObject } from './model.js';
 type Counts = Pick<StoredObject, 'verificationCount' | 'contradictionCount'>;
 
 /** The facts an object's standing is derived from. */
-export type StandingFacts = Counts & Pick<StoredObject, 'hidden' | 'withdrawn' | 'supersededBy' | 'expiresAt'>;
+export type StandingFacts = Counts & Pick<StoredObject, 'hidden' | 'quarantined' | 'withdrawn' | 'supersededBy' | 'expiresAt'>;
 
 export const isDisputed = (o: Counts, minContradictions: number): boolean =>
   o.contradictionCount >= minContradictions && o.contradictionCount > o.verificationCount;
 
 /**
- * The instant an object stops being live: its expiry while it stands, 0 once it is hidden,
- * withdrawn, superseded or disputed. Time is the only input a store compares, so one column and one
+ * The instant an object stops being live: its expiry while it stands, 0 once it is hidden (by a
+ * moderator, or as written by a quarantined source), withdrawn, superseded or disputed. Time is the only input a store compares, so one column and one
  * index answer "live" on every store.
  */
 export function liveUntil(o: StandingFacts, minContradictions: number): number {
-  return o.hidden || o.withdrawn || o.supersededBy !== null || isDisputed(o, minContradictions) ? 0 : o.expiresAt;
+  return o.hidden || o.quarantined || o.withdrawn || o.supersededBy !== null || isDisputed(o, minContradictions) ? 0 : o.expiresAt;
 }
 
 /**
@@ -35,11 +35,11 @@ export function vectorWantedUntil(o: Pick<StoredObject, 'withdrawn' | 'supersede
  * keeps, so a changed DISPUTE_MIN_CONTRADICTIONS (or a changed rule: bump the number) takes
  * effect on every object, not just the next ones written.
  */
-export const standingStamp = (minContradictions: number): string => `live-until/2 dispute-min=${minContradictions}`;
+export const standingStamp = (minContradictions: number): string => `live-until/3 dispute-min=${minContradictions}`;
 
 /** Hidden (moderation) shows over everything; withdrawn, superseded and expired are final; disputed comes and goes with votes. */
 export function stateOf(o: StoredObject, live: LiveCriteria): ObjectState {
-  if (o.hidden) return 'hidden';
+  if (o.hidden || o.quarantined) return 'hidden';
   if (o.withdrawn) return 'withdrawn';
   if (o.supersededBy !== null) return 'superseded';
   if (o.expiresAt <= live.now) return 'expired';

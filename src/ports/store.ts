@@ -11,6 +11,7 @@ import type { EmbedQueue, ObjectVector } from './embed-queue.js';
 import type { Backups } from './backup.js';
 import type { EventLog } from './event-log.js';
 import type { IdentityStore } from './identity-store.js';
+import type { ModerationStore } from './moderation-store.js';
 import type { NewObject, ObjectStore } from './object-store.js';
 import type { RegistryStore } from './registry-store.js';
 import type { SearchIndex } from './search-index.js';
@@ -28,7 +29,7 @@ export interface StoreCapabilities {
 }
 
 /** The halves a transaction may use together. */
-export type StoreTx = Pick<Store, 'objects' | 'votes' | 'identity' | 'events'>;
+export type StoreTx = Pick<Store, 'objects' | 'votes' | 'identity' | 'events' | 'moderation'>;
 
 export interface Store {
   readonly capabilities: StoreCapabilities;
@@ -42,6 +43,8 @@ export interface Store {
   readonly identity: IdentityStore;
   /** The push stream's events, for replay and for every instance. */
   readonly events: EventLog;
+  /** Quarantines of sources and the moderators' audit log. */
+  readonly moderation: ModerationStore;
   /** Everything the store holds, read in one snapshot for a backup, and written back by a restore. */
   readonly backups: Backups;
 

@@ -9,6 +9,8 @@ export interface VoteInput {
   evidenceUrl: string | null;
   /** A contradiction's named correction (domain/votes.ts). */
   correctionId?: string | null;
+  /** The domain the signed voter's key is verified for: a quarantine of that domain covers the vote. */
+  voterDomain?: string | null;
 }
 
 export interface VoteOutcome {

@@ -93,6 +93,12 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     explanation:
       'The object named in `supersedes` is already superseded (its `superseded_by` names the object that replaced it: supersede the newest version instead) or withdrawn. A supersede that was already applied with the same body answers the object it created, with `deduplicated: true`.',
   },
+  quarantined: {
+    status: 403,
+    title: 'Source quarantined',
+    explanation:
+      'A moderator quarantined the key that signed this request, or the domain it is verified for: its objects are hidden, its votes do not count, and it may not write. Nothing was done. Ask the board operator (see /about) if you think this is wrong.',
+  },
   'rate-limited': {
     status: 429,
     title: 'Too many requests',

@@ -7,7 +7,7 @@
  */
 import type { BoardLimits } from '../domain/limits.js';
 import type { RootType } from '../domain/model.js';
-import type { Store, StoreTx } from '../ports/store.js';
+import type { Store } from '../ports/store.js';
 import { ContradictBody, CreateObjectBody, CreateReplyBody, CreateStatusBody, VoteBody } from '../schemas/resources.js';
 import { correctionRefusal } from '../domain/corrections.js';
 import { parseOrThrow, toFieldIssues } from '../schemas/parse.js';
@@ -18,12 +18,13 @@ import { extendedExpiry, resolveExpiry } from '../domain/lifetimes.js';
 import { ANONYMOUS_VOTER, type TrustLevel, type Actor, type LiveCriteria, type Page, type PageResult, type StoredObject, type VoteKind, type VoteRecord } from '../domain/model.js';
 import { toPage } from '../domain/paging.js';
 import type { Clock, Ids } from '../ports/clock.js';
-import { isReputable } from '../domain/reputation.js';
+import { rederiveReputation } from './reputation-upkeep.js';
 import { stateOf, wordsWithheld } from '../domain/state.js';
 import type { TopicCount } from '../ports/object-store.js';
 import type { PublishVectors } from './search/publish-vectors.js';
 import { lockScope } from './lock-scope.js';
 import { newestVersion, publishSuperseding } from './supersede.js';
+import { quarantinedError, refuseQuarantined } from './quarantine.js';
 
 /** A vote page's cursor: the position of its last vote, opaque to clients. */
 function encodeVoteCursor(v: { updatedAt: number; voterId: string }): string {
@@ -245,8 +246,10 @@ export class Board {
     }
     // The vote, the counts and the author's standing move together, or not at all.
     const outcome = await this.deps.store.withTransaction(lockScope(target), async (tx) => {
+      // Asked inside the vote's transaction: a quarantine that lands meanwhile waits for it, then takes it back.
+      if (actor.author && (await tx.moderation.isQuarantined(actor.author.id, actor.author.domain))) return 'quarantined' as const;
       const cast = await tx.votes.cast(
-        { objectId: id, voterId: actor.voterId, kind, note: input.note ?? null, evidenceUrl: input.evidence_url ?? null, correctionId },
+        { objectId: id, voterId: actor.voterId, kind, note: input.note ?? null, evidenceUrl: input.evidence_url ?? null, correctionId, voterDomain: actor.author?.domain ?? null },
         live,
       );
       if (!cast?.changed) return cast;
@@ -254,22 +257,15 @@ export class Board {
       // A first verification of what is (still) live keeps it findable for longer.
       const moved = cast.firstVerification && stateOf(object, live) === 'live' ? extendedExpiry(object, live.now, this.deps.limits) : null;
       if (moved !== null) object = (await tx.objects.setExpiry(id, moved, live))!;
-      if (target.author && (await this.#updateReputation(tx, target.author.id))) object = (await tx.objects.get(id, live))!;
+      if (target.author && (await rederiveReputation(tx, target.author.id, this.deps.limits.reputation, this.deps.clock.now()))) object = (await tx.objects.get(id, live))!;
       await tx.events.append(eventOf('updated', object, live.now));
       return { changed: true, object };
     });
+    if (outcome === 'quarantined') throw quarantinedError();
     if (!outcome) throw notFound(`No object ${id}.`);
     return { changed: outcome.changed, object: outcome.object };
   }
 
-  /** Re-derives `reputable` for an author from the votes on their objects; true when it changed. */
-  async #updateReputation(tx: StoreTx, authorId: string): Promise<boolean> {
-    const rule = this.deps.limits.reputation;
-    const now = this.deps.clock.now();
-    await tx.identity.lockAuthor(authorId);
-    const stats = await tx.identity.authorVoteStats(authorId, now - rule.windowDays * 86_400_000);
-    return tx.identity.setReputable(authorId, isReputable(stats, rule), now);
-  }
 
   /** The author withdraws their own live or disputed object; final. */
   async withdraw(id: string, actor: Actor): Promise<StoredObject> {
@@ -282,6 +278,7 @@ export class Board {
     if (target.author?.id !== actor.author.id) throw new DomainError('forbidden', 'Only the author of an object can withdraw it.');
     const state = stateOf(target, live);
     if (state !== 'live' && state !== 'disputed') throw notFound(`Object ${id} is ${state}; only live or disputed objects can be withdrawn.`);
+    await refuseQuarantined(this.deps.store, actor);
     return this.deps.store.withTransaction(lockScope(target), async (tx) => {
       const o = (await tx.objects.setWithdrawn(id, live))!;
       await tx.events.append(eventOf('updated', o, live.now));
@@ -300,6 +297,7 @@ export class Board {
       if (before.hidden === hidden) return before;
       const after = (await tx.objects.setHidden(id, hidden, live))!;
       await tx.events.append(eventOf('updated', after, live.now));
+      await tx.moderation.log({ action: hidden ? 'hide' : 'unhide', target: id, reason: null, affected: 1, at: live.now });
       return after;
     });
     if (!o) throw notFound(`No object ${id}.`);
@@ -357,6 +355,7 @@ export class Board {
       expiresAt: o.expiresAt,
       ...derivedFields({ ...o, author }),
     };
+    await refuseQuarantined(this.deps.store, actor);
     if (supersedes !== undefined) return publishSuperseding(this.deps, row, supersedes, actor, live);
     const vector = (await this.deps.vectors?.vectorOf(row)) ?? null;
     // The object and its `created` event commit together, or neither does.

@@ -6,6 +6,7 @@ import type { Board } from './board.js';
 import type { EventHub } from './event-hub.js';
 import type { Health } from './health.js';
 import type { Keys } from './keys.js';
+import type { Quarantines } from './quarantine.js';
 import type { ReadCache } from './read-cache.js';
 import type { RegistryRecords } from './registry/records.js';
 import type { Searcher } from './search/search.js';
@@ -19,6 +20,8 @@ export interface BoardServices {
   /** JSON read answers, kept while exact. */
   readCache: ReadCache;
   keys: Keys;
+  /** Quarantines of sources, and the moderators' audit log. */
+  quarantines: Quarantines;
   health: Health;
   registry: RegistryRecords;
   clock: Clock;

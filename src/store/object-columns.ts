@@ -10,10 +10,11 @@ import type { NewObject } from '../ports/object-store.js';
 import type { CandidateFacts } from '../ports/search-index.js';
 
 /** The columns `live_until` is derived from, as a statement lists them. */
-export const STANDING_COLUMNS = 'hidden, withdrawn, superseded_by, expires_at, verification_count, contradiction_count';
+export const STANDING_COLUMNS = 'hidden, quarantined, withdrawn, superseded_by, expires_at, verification_count, contradiction_count';
 
 export interface StandingColumns<Flag> {
   hidden: Flag;
+  quarantined: Flag;
   withdrawn: Flag;
   superseded_by: string | null;
   expires_at: number;
@@ -23,6 +24,7 @@ export interface StandingColumns<Flag> {
 
 export const standingFacts = <Flag>(row: StandingColumns<Flag>, flag: (v: Flag) => boolean): StandingFacts => ({
   hidden: flag(row.hidden),
+  quarantined: flag(row.quarantined),
   withdrawn: flag(row.withdrawn),
   supersededBy: row.superseded_by,
   expiresAt: row.expires_at,
@@ -60,7 +62,7 @@ export interface ObjectColumns<Flag> extends StandingColumns<Flag> {
  */
 export const correctionsSql = (agg: (row: string, order: string) => string, pair: (a: string, b: string) => string) =>
   `(SELECT ${agg(pair('k.id', 'k.voters'), 'k.voters DESC, k.id')} FROM (SELECT v.correction_id AS id, count(*) AS voters FROM votes v JOIN objects c ON c.id = v.correction_id
-    WHERE v.object_id = o.id AND v.correction_id IS NOT NULL AND c.live_until > @now GROUP BY v.correction_id) k)`;
+    WHERE v.object_id = o.id AND v.correction_id IS NOT NULL AND NOT v.quarantined AND c.live_until > @now GROUP BY v.correction_id) k)`;
 
 const correctionsOf = (raw: ObjectColumns<unknown>['corrections']): Correction[] => {
   const pairs = typeof raw === 'string' ? (JSON.parse(raw) as [string, number][]) : raw;
@@ -84,6 +86,7 @@ export function toStoredObject<Flag>(row: ObjectColumns<Flag>, topics: string[],
     contradictionCount: row.contradiction_count,
     replyCount: row.reply_count,
     hidden: flag(row.hidden),
+    quarantined: flag(row.quarantined),
     withdrawn: flag(row.withdrawn),
     supersedes: row.supersedes,
     supersededBy: row.superseded_by,
@@ -119,9 +122,10 @@ export const toCandidate = <Extra extends object>(row: CandidateColumns, extra: 
   Object.assign({ id: row.id, createdAt: row.created_at, verificationCount: row.verification_count, contradictionCount: row.contradiction_count }, extra);
 
 /** A new object's values to bind; `live_until` as the domain derives it (imports may bring hidden, withdrawn, superseded and counts). */
-export function objectParams(o: NewObject & { hidden?: boolean; withdrawn?: boolean; supersededBy?: string | null }, minContradictions: number) {
+export function objectParams(o: NewObject & { hidden?: boolean; withdrawn?: boolean; supersededBy?: string | null; quarantined?: boolean }, minContradictions: number) {
   const facts: StandingFacts = {
     hidden: o.hidden ?? false,
+    quarantined: o.quarantined ?? false,
     withdrawn: o.withdrawn ?? false,
     supersededBy: o.supersededBy ?? null,
     expiresAt: o.expiresAt,
@@ -146,6 +150,7 @@ export function objectParams(o: NewObject & { hidden?: boolean; withdrawn?: bool
     verifications: facts.verificationCount,
     contradictions: facts.contradictionCount,
     hidden: facts.hidden,
+    quarantined: facts.quarantined,
     withdrawn: facts.withdrawn,
     supersedes: o.supersedes ?? null,
     supersededBy: facts.supersededBy,
@@ -174,6 +179,7 @@ function insertedColumns(p: ReturnType<typeof objectParams>, seq: number, inject
     verification_count: p.verifications,
     contradiction_count: p.contradictions,
     hidden: p.hidden,
+    quarantined: p.quarantined,
     withdrawn: p.withdrawn,
     superseded_by: p.supersededBy,
     supersedes: p.supersedes,

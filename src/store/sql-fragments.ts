@@ -46,6 +46,17 @@ export const topicTrustSql = (alias: string, level: TrustLevel | undefined): str
   level ? ` AND EXISTS (SELECT 1 FROM objects o WHERE o.id = ${alias}.object_id AND ${trustSql('o', level)})` : '';
 
 /**
+ * Whether an active quarantine covers the author of the object aliased `alias` (its key, or the
+ * domain it was verified for): what the object's `quarantined` flag must say.
+ */
+export const objectCoveredSql = (alias: string) =>
+  `EXISTS (SELECT 1 FROM quarantines q WHERE q.lifted_at IS NULL AND (q.keyid = ${alias}.author_id OR q.domain = ${alias}.author_domain))`;
+
+/** Whether an active quarantine covers the voter of the vote aliased `alias`: what the vote's `quarantined` flag must say. */
+export const voteCoveredSql = (alias: string) =>
+  `EXISTS (SELECT 1 FROM quarantines q WHERE q.lifted_at IS NULL AND (q.keyid = ${alias}.voter_id OR q.domain = ${alias}.voter_domain))`;
+
+/**
  * A LIMIT clause with the validated count inlined: bound as a parameter, better-sqlite3 passes a
  * double and SQLite plans the statement far worse (docs/performance.md).
  */

@@ -361,6 +361,52 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       expect((await store.votes.list(wrong.id, { limit: 10 })).map((v) => v.correctionId).filter(Boolean).sort()).toEqual([gone.id, other.id, right.id, right.id].sort());
     });
 
+    it('quarantines a source once, settles its objects and votes in batches, and a lift gives back exactly what it took', async () => {
+      const k1 = { id: 'k1', trustLevel: 'signed' as const, domain: null };
+      const k2 = { id: 'k2', trustLevel: 'signed' as const, domain: 'example.org' };
+      const mine = [await insert({ author: k1 }), await insert({ author: k1 }), await insert({ author: k1 })];
+      const theirs = await insert({ author: k2 });
+      const cast = (voterId: string, kind: 'verify' | 'contradict') => store.votes.cast({ objectId: theirs.id, voterId, kind, note: null, evidenceUrl: null }, live());
+      await cast('k1', 'verify');
+      await cast('v2', 'verify');
+      await cast('v3', 'contradict');
+      const source = { keyid: 'k1', domain: null };
+      const opened = await store.moderation.open({ id: ids.next(), source, reason: 'spam', at: clock.now() });
+      expect(opened).toMatchObject({ created: true, record: { source, reason: 'spam', liftedAt: null, affected: 0 } });
+      const again = await store.moderation.open({ id: ids.next(), source, reason: 'again', at: clock.now() });
+      expect([again.created, again.record.id]).toEqual([false, opened.record.id]);
+      expect(await store.moderation.isQuarantined('k1', null)).toBe(true);
+      expect(await store.moderation.isQuarantined('k2', 'example.org')).toBe(false);
+      const settle = () => store.withTransaction('q', async (tx) => (await tx.moderation.settleObjects(source, 2, 2)).map((t) => t.id));
+      expect([...(await settle()), ...(await settle()), ...(await settle())].sort()).toEqual(mine.map((o) => o.id).sort());
+      expect(await settle()).toEqual([]);
+      expect((await store.objects.list({ live: live(), limit: 10 })).map((o) => o.id)).toEqual([theirs.id]);
+      expect(await store.objects.get(mine[0]!.id, live())).toMatchObject({ quarantined: true, hidden: false });
+      const votes = await store.withTransaction('q', (tx) => tx.moderation.settleVotes(source, 10, 2));
+      expect([votes.votes, votes.targets.map((t) => t.id)]).toEqual([1, [theirs.id]]);
+      expect(await store.objects.get(theirs.id, live())).toMatchObject({ verificationCount: 1, contradictionCount: 1 });
+      // A write that slips past the check is stored quarantined, never live.
+      const late = await insert({ author: k1 });
+      expect(await store.objects.get(late.id, live())).toMatchObject({ quarantined: true });
+      expect(await store.moderation.markLifted(opened.record.id, clock.now())).toBe(true);
+      expect(await store.moderation.markLifted(opened.record.id, clock.now())).toBe(false);
+      expect(await store.moderation.isQuarantined('k1', null)).toBe(false);
+      await store.withTransaction('q', (tx) => tx.moderation.settleObjects(source, 10, 2));
+      await store.withTransaction('q', (tx) => tx.moderation.settleVotes(source, 10, 2));
+      expect(await store.objects.get(theirs.id, live())).toMatchObject({ verificationCount: 2, contradictionCount: 1 });
+      expect((await store.objects.list({ live: live(), limit: 10 })).length).toBe(5);
+      await store.moderation.countAffected(opened.record.id, 4);
+      expect((await store.moderation.get(opened.record.id))!.affected).toBe(4);
+      await store.withTransaction('q', async (tx) => {
+        await tx.moderation.log({ action: 'quarantine', target: 'keyid:k1', reason: 'spam', affected: 4, at: clock.now() });
+        await tx.moderation.log({ action: 'lift', target: 'keyid:k1', reason: 'spam', affected: 4, at: clock.now() });
+      });
+      const audit = await store.moderation.audit({ limit: 1 });
+      expect(audit.map((e) => e.action)).toEqual(['lift']);
+      expect((await store.moderation.audit({ before: audit[0]!.seq, limit: 5 })).map((e) => e.action)).toEqual(['quarantine']);
+      await store.moderation.quiesce(1000);
+    });
+
     it('rolls the supersede back whole when the transaction fails', async () => {
       const old = await insert();
       const next = obj({ supersedes: old.id });

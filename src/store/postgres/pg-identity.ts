@@ -31,7 +31,7 @@ export class PgIdentity implements IdentityStore {
               count(DISTINCT v.voter_id) FILTER (WHERE v.kind = 'verify')::int AS verifiers,
               count(*) FILTER (WHERE v.kind = 'contradict')::int AS contradictions
        FROM objects o CROSS JOIN LATERAL (
-         SELECT v.kind, v.voter_id FROM votes v WHERE v.object_id = o.id AND v.voter_id <> @author AND v.updated_at >= @since OFFSET 0) v
+         SELECT v.kind, v.voter_id FROM votes v WHERE v.object_id = o.id AND v.voter_id <> @author AND v.updated_at >= @since AND NOT v.quarantined OFFSET 0) v
        WHERE o.author_id = @author`,
       { author: authorId, since },
     );

@@ -64,17 +64,18 @@ const insertRowsSql = (leg: 'pgvector' | 'memory' | null) => `
 WITH r AS MATERIALIZED (SELECT * FROM jsonb_to_recordset(@rows::jsonb) AS r(${RECORD})),
 existing AS MATERIALIZED (SELECT r.n, CASE WHEN @dedupe THEN agentboard_live_duplicate(r."dedupeKey", r.now) END AS id FROM r),
 folded AS MATERIALIZED (
-  SELECT r.n, agentboard_fold(r.title) AS title, agentboard_fold(r."topicsText") AS topics, agentboard_fold(r.content) AS content
+  SELECT r.n, agentboard_fold(r.title) AS title, agentboard_fold(r."topicsText") AS topics, agentboard_fold(r.content) AS content,
+    r."authorId" IS NOT NULL AND EXISTS (SELECT 1 FROM quarantines q WHERE q.lifted_at IS NULL AND (q.keyid = r."authorId" OR q.domain = r."authorDomain")) AS quarantined
   FROM r JOIN existing e ON e.n = r.n WHERE e.id IS NULL),
 o AS (
   INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
     author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
-    hidden, withdrawn, injection, dedupe_key, live_until, supersedes, superseded_by, words, stems)
+    hidden, withdrawn, injection, dedupe_key, live_until, supersedes, superseded_by, quarantined, words, stems)
   SELECT r.id, r.type, r.title, r.content, r.topics, r."topicsText", r."sourceUrl", r."parentId", r."authorId", r."authorTrust",
     r."authorDomain", r."createdAt", r."expiresAt", r."lastVerifiedAt", r.verifications, r.contradictions,
-    r.hidden, r.withdrawn, r.injection, r."dedupeKey", r."liveUntil", r.supersedes, r."supersededBy", ${textVector('simple', FOLDED)}, ${textVector('english', FOLDED)}
+    r.hidden, r.withdrawn, r.injection, r."dedupeKey", CASE WHEN f.quarantined THEN 0 ELSE r."liveUntil" END, r.supersedes, r."supersededBy", f.quarantined, ${textVector('simple', FOLDED)}, ${textVector('english', FOLDED)}
   FROM r JOIN folded f ON f.n = r.n ORDER BY r.n
-  RETURNING seq, id, topics, author_id, live_until),
+  RETURNING seq, id, topics, author_id, live_until, quarantined),
 topics AS (
   INSERT INTO object_topics (topic, object_id, live_until)
   SELECT DISTINCT t, o.id, o.live_until FROM o, unnest(o.topics) AS t RETURNING 1),
@@ -96,7 +97,7 @@ announced AS MATERIALIZED (
 appended AS (
   INSERT INTO events (${EVENT_COLUMNS})
   SELECT ${eventValues('r.event')} FROM announced, r JOIN o ON o.id = r.id WHERE r.event IS NOT NULL ORDER BY r.n)
-SELECT r.n, e.id AS existing_id, o.seq, ${authorReputableSql('o')} AS author_reputable${
+SELECT r.n, e.id AS existing_id, o.seq, o.quarantined, ${authorReputableSql('o')} AS author_reputable${
   leg === 'memory' ? ', (SELECT count(*) FROM notified) AS notified' : ''
 }
 FROM r JOIN existing e ON e.n = r.n LEFT JOIN o ON o.id = r.id`;
@@ -139,14 +140,14 @@ export async function insertRows(db: PgStatements, rows: readonly RowToInsert[],
   });
   const { flat } = flatVectors(vectors);
   const memory = leg instanceof MemoryVectors;
-  const answered = await all<{ n: number; existing_id: string | null; seq: string | number | null; author_reputable: boolean | null }>(
+  const answered = await all<{ n: number; existing_id: string | null; seq: string | number | null; quarantined: boolean | null; author_reputable: boolean | null }>(
     db,
     leg === null ? INSERT_ROWS.none : memory ? INSERT_ROWS.memory : INSERT_ROWS.pgvector,
     { rows: JSON.stringify(json), dedupe, enqueuedAt, ...(leg === null ? {} : { vectors: flat }), ...(memory ? { channel: VECTORS_CHANNEL, origin: leg.origin } : {}) },
   );
   const byN = new Map<number, Inserted>();
   const took = new Map<string, { seq: number; vector: Float32Array }[]>();
-  for (const { n, existing_id: existingId, seq, author_reputable: reputable } of answered) {
+  for (const { n, existing_id: existingId, seq, quarantined, author_reputable: reputable } of answered) {
     if (existingId !== null) {
       // A duplicate is read by a second statement: the rare case keeps the common one's plan small.
       byN.set(n, { object: (await getObjectRow(db, existingId, rows[n]!.live))!, created: false });
@@ -158,7 +159,9 @@ export async function insertRows(db: PgStatements, rows: readonly RowToInsert[],
       items.push({ seq: Number(seq), vector: vector.vector });
       took.set(vector.model, items);
     }
-    byN.set(n, { object: insertedObject(o, bound.get(n)!, Number(seq), reputable === true), created: true });
+    // A write that raced a quarantine of its author is stored quarantined (never live), and answered so.
+    const params = quarantined ? { ...bound.get(n)!, quarantined: true, liveUntil: 0 } : bound.get(n)!;
+    byN.set(n, { object: insertedObject(o, params, Number(seq), reputable === true), created: true });
   }
   // This instance's copy takes its own vectors in as they are; the others read them back.
   if (memory) for (const [model, items] of took) leg.took(model, items);

@@ -307,4 +307,35 @@ CREATE INDEX objects_stems ON objects USING gin (stems, (ARRAY[(seq >> 12)::int]
 ALTER TABLE votes ADD COLUMN correction_id text COLLATE "C";
 CREATE INDEX votes_corrections ON votes (object_id, correction_id) WHERE correction_id IS NOT NULL;`,
   },
+  {
+    version: 13,
+    // Moderators cut a source off (ports/moderation-store.ts): its objects and votes carry a flag
+    // derived from the active quarantines, and a vote keeps the domain its key was verified for.
+    name: 'quarantines, their flags on objects and votes, and the audit log',
+    sql: `CREATE TABLE quarantines (
+  id text COLLATE "C" PRIMARY KEY,
+  keyid text COLLATE "C",
+  domain text COLLATE "C",
+  reason text NOT NULL,
+  created_at bigint NOT NULL,
+  lifted_at bigint,
+  affected bigint NOT NULL DEFAULT 0,
+  CHECK ((keyid IS NULL) <> (domain IS NULL))
+);
+CREATE UNIQUE INDEX quarantines_active_key ON quarantines (keyid) WHERE lifted_at IS NULL AND keyid IS NOT NULL;
+CREATE UNIQUE INDEX quarantines_active_domain ON quarantines (domain) WHERE lifted_at IS NULL AND domain IS NOT NULL;
+CREATE TABLE moderation_log (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  action text NOT NULL,
+  target text NOT NULL,
+  reason text,
+  affected bigint NOT NULL,
+  at bigint NOT NULL
+);
+ALTER TABLE objects ADD COLUMN quarantined boolean NOT NULL DEFAULT false;
+ALTER TABLE votes ADD COLUMN quarantined boolean NOT NULL DEFAULT false, ADD COLUMN voter_domain text COLLATE "C";
+CREATE INDEX objects_author_domain ON objects (author_domain) WHERE author_domain IS NOT NULL;
+CREATE INDEX votes_voter ON votes (voter_id);
+CREATE INDEX votes_voter_domain ON votes (voter_domain) WHERE voter_domain IS NOT NULL;`,
+  },
 ];

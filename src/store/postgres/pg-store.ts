@@ -35,6 +35,8 @@ import type { PgRoot, PgSession } from './pg-session.js';
 import { MemoryVectors, PgvectorLeg, type VectorMode } from './pg-vectors.js';
 import type { VectorIndexSettings } from '../vector-memory.js';
 import { PgVotes } from './pg-votes.js';
+import { PgModeration } from './pg-moderation.js';
+import type { ModerationStore } from '../../ports/moderation-store.js';
 
 export interface PgStoreOptions {
   /**
@@ -63,6 +65,7 @@ export class PgStore implements Store {
   readonly registry: RegistryStore;
   readonly identity: IdentityStore;
   readonly events: EventLog;
+  readonly moderation: ModerationStore;
   readonly backups: Backups;
   readonly #db: PgRoot;
   readonly #opts: PgStoreOptions;
@@ -93,6 +96,7 @@ export class PgStore implements Store {
     this.registry = mapPgErrors(new PgRegistry(db));
     this.identity = mapPgErrors(new PgIdentity(db));
     this.events = mapPgErrors(new PgEvents(db, db));
+    this.moderation = mapPgErrors(new PgModeration(db));
     // A constructor may return another object: callers get the mapped instance.
     return mapPgErrors(this);
   }
@@ -168,7 +172,7 @@ export class PgStore implements Store {
 }
 
 function halves(tx: PgSession, events: NewEvent[], leg: () => VectorLeg): StoreTx {
-  return { objects: mapPgErrors(new PgObjects(tx, tx, leg)), votes: mapPgErrors(new PgVotes(tx)), identity: mapPgErrors(new PgIdentity(tx)), events: mapPgErrors(new PgEvents(tx, undefined, events)) };
+  return { objects: mapPgErrors(new PgObjects(tx, tx, leg)), votes: mapPgErrors(new PgVotes(tx)), identity: mapPgErrors(new PgIdentity(tx)), events: mapPgErrors(new PgEvents(tx, undefined, events)), moderation: mapPgErrors(new PgModeration(tx)) };
 }
 
 /**

@@ -31,14 +31,14 @@ export class PgVotes implements VoteStore {
         v.objectId,
         `verification_count = verification_count + @dv, contradiction_count = contradiction_count + @dc,
          last_verified_at = CASE WHEN @verified THEN @now ELSE last_verified_at END`,
-        { ...v, dv: effect.verifications, dc: effect.contradictions, verified: effect.verified, now: live.now, firstVerifiedAt: effect.firstVerification ? live.now : null, correctionId: effect.correctionId },
+        { ...v, dv: effect.verifications, dc: effect.contradictions, verified: effect.verified, now: live.now, firstVerifiedAt: effect.firstVerification ? live.now : null, correctionId: effect.correctionId, voterDomain: v.voterDomain ?? null },
         live,
         `WITH cast_vote AS (
-           INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at, first_verified_at, correction_id)
-           VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now, @firstVerifiedAt, @correctionId)
+           INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at, first_verified_at, correction_id, voter_domain)
+           VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now, @firstVerifiedAt, @correctionId, @voterDomain)
            ON CONFLICT (object_id, voter_id) DO UPDATE SET kind = excluded.kind, note = excluded.note,
              evidence_url = excluded.evidence_url, updated_at = excluded.updated_at,
-             first_verified_at = coalesce(votes.first_verified_at, excluded.first_verified_at), correction_id = excluded.correction_id)`,
+             first_verified_at = coalesce(votes.first_verified_at, excluded.first_verified_at), correction_id = excluded.correction_id, voter_domain = excluded.voter_domain)`,
       );
       // The statement's own read does not see the vote it wrote: a correction named or dropped is read again.
       const corrected = effect.correctionId !== (prior?.correction_id ?? null);

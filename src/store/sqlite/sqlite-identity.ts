@@ -23,7 +23,7 @@ export class SqliteIdentity implements IdentityStore {
               count(DISTINCT CASE WHEN v.kind = 'verify' THEN v.voter_id END) AS verifiers,
               coalesce(sum(v.kind = 'contradict'), 0) AS contradictions
        FROM objects o JOIN votes v ON v.object_id = o.id
-       WHERE o.author_id = @author AND v.voter_id <> @author AND v.updated_at >= @since`,
+       WHERE o.author_id = @author AND v.voter_id <> @author AND v.updated_at >= @since AND NOT v.quarantined`,
     ).get({ author: authorId, since }) as AuthorVoteStats;
     return { verifications: row.verifications, verifiers: row.verifiers, contradictions: row.contradictions };
   }

@@ -329,4 +329,38 @@ ALTER TABLE votes ADD COLUMN correction_id TEXT;
 CREATE INDEX votes_corrections ON votes (object_id, correction_id) WHERE correction_id IS NOT NULL;
 `,
   },
+  {
+    version: 17,
+    // Moderators cut a source off (ports/moderation-store.ts): its objects and votes carry a flag
+    // derived from the active quarantines, and a vote keeps the domain its key was verified for.
+    name: 'quarantines, their flags on objects and votes, and the audit log',
+    sql: `
+CREATE TABLE quarantines (
+  id TEXT PRIMARY KEY,
+  keyid TEXT,
+  domain TEXT,
+  reason TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  lifted_at INTEGER,
+  affected INTEGER NOT NULL DEFAULT 0,
+  CHECK ((keyid IS NULL) <> (domain IS NULL))
+);
+CREATE UNIQUE INDEX quarantines_active_key ON quarantines (keyid) WHERE lifted_at IS NULL AND keyid IS NOT NULL;
+CREATE UNIQUE INDEX quarantines_active_domain ON quarantines (domain) WHERE lifted_at IS NULL AND domain IS NOT NULL;
+CREATE TABLE moderation_log (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  action TEXT NOT NULL,
+  target TEXT NOT NULL,
+  reason TEXT,
+  affected INTEGER NOT NULL,
+  at INTEGER NOT NULL
+);
+ALTER TABLE objects ADD COLUMN quarantined INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE votes ADD COLUMN quarantined INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE votes ADD COLUMN voter_domain TEXT;
+CREATE INDEX objects_author_domain ON objects (author_domain) WHERE author_domain IS NOT NULL;
+CREATE INDEX votes_voter ON votes (voter_id);
+CREATE INDEX votes_voter_domain ON votes (voter_domain) WHERE voter_domain IS NOT NULL;
+`,
+  },
 ];

@@ -89,19 +89,22 @@ export function writeFacts(sql: Sql, id: string, set: string, params: Record<str
  * batch then wrote a segment per object, and merged them (docs/performance.md).
  */
 export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn?: boolean; supersededBy?: string | null }, minContradictions: number, vector: ObjectVector | null = null): StoredObject {
-  const p = objectParams(o, minContradictions);
+  // Written by a quarantined source (a write that raced the quarantine): stored quarantined, never live.
+  const quarantined = o.author !== null && sql(`SELECT 1 FROM quarantines q WHERE q.lifted_at IS NULL AND (q.keyid = ? OR q.domain = ?)`).get(o.author.id, o.author.domain) !== undefined;
+  const p = objectParams({ ...o, quarantined }, minContradictions);
   const seq = Number(
     sql(
       `INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
          author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
-         hidden, withdrawn, injection, dedupe_key, live_until, supersedes, superseded_by)
+         hidden, withdrawn, injection, dedupe_key, live_until, supersedes, superseded_by, quarantined)
        VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
          @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
-         @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil, @supersedes, @supersededBy)`,
+         @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil, @supersedes, @supersededBy, @quarantined)`,
     ).run({
       ...p,
       topics: JSON.stringify(o.topics),
       hidden: p.hidden ? 1 : 0,
+      quarantined: p.quarantined ? 1 : 0,
       withdrawn: p.withdrawn ? 1 : 0,
       injection: o.injectionSuspected ? 1 : 0,
     }).lastInsertRowid,

@@ -37,6 +37,8 @@ import { SqliteSearchIndex } from './sqlite-search-index.js';
 import { SqliteMemoryVectors, SqliteScanVectors, type SqliteVectorLeg, type SqliteVectorMode } from './sqlite-vectors.js';
 import type { VectorIndexSettings } from '../vector-memory.js';
 import { SqliteVotes } from './sqlite-votes.js';
+import { SqliteModeration } from './sqlite-moderation.js';
+import type { ModerationStore } from '../../ports/moderation-store.js';
 
 export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
@@ -67,6 +69,7 @@ export class SqliteStore implements Store {
   readonly registry: RegistryStore;
   readonly identity: IdentityStore;
   readonly events: EventLog;
+  readonly moderation: ModerationStore;
   readonly backups: Backups;
   readonly #events: SqliteEvents;
   readonly #db: Database.Database;
@@ -128,8 +131,10 @@ export class SqliteStore implements Store {
     this.identity = guard(identity, gate);
     this.events = guard(this.#events, gate);
     this.backups = guard(new SqliteBackups(this.#db, path, sql), gate);
+    const moderation = new SqliteModeration(sql);
+    this.moderation = guard(moderation, gate);
     // The transaction holding the gate works through these: they must not wait for it.
-    this.#inside = { objects: guard(objects, null), votes: guard(votes, null), identity: guard(identity, null), events: guard(this.#events, null) };
+    this.#inside = { objects: guard(objects, null), votes: guard(votes, null), identity: guard(identity, null), events: guard(this.#events, null), moderation: guard(moderation, null) };
     this.#commits = new GroupCommit(this.#db, gate, Math.max(1, Math.trunc(opts.groupCommitMax ?? 64)), (ok) => this.#events.committed(ok));
     // Last, so that nothing above can throw with the thread already holding a connection.
     this.#checkpointer = path !== ':memory:' && opts.checkpointMs ? new Checkpointer(this.#db, path, opts.checkpointMs, opts.warn) : null;

@@ -22,12 +22,12 @@ export class SqliteVotes implements VoteStore {
       const effect = voteEffect(prior ? { kind: prior.kind, verifiedBefore: prior.verified === 1, correctionId: prior.correction_id } : null, v.kind, v.correctionId ?? null);
       if (!effect.changed) return { changed: false, firstVerification: false, object: getObjectRow(this.sql, v.objectId, live)! };
       this.sql(
-        `INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at, first_verified_at, correction_id)
-         VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now, @firstVerifiedAt, @correctionId)
+        `INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at, first_verified_at, correction_id, voter_domain)
+         VALUES (@objectId, @voterId, @kind, @note, @evidenceUrl, @now, @now, @firstVerifiedAt, @correctionId, @voterDomain)
          ON CONFLICT (object_id, voter_id) DO UPDATE SET kind = excluded.kind, note = excluded.note,
            evidence_url = excluded.evidence_url, updated_at = excluded.updated_at,
-           first_verified_at = coalesce(votes.first_verified_at, excluded.first_verified_at), correction_id = excluded.correction_id`,
-      ).run({ ...v, now: live.now, firstVerifiedAt: effect.firstVerification ? live.now : null, correctionId: effect.correctionId });
+           first_verified_at = coalesce(votes.first_verified_at, excluded.first_verified_at), correction_id = excluded.correction_id, voter_domain = excluded.voter_domain`,
+      ).run({ ...v, now: live.now, firstVerifiedAt: effect.firstVerification ? live.now : null, correctionId: effect.correctionId, voterDomain: v.voterDomain ?? null });
       writeFacts(
         this.sql,
         v.objectId,
