@@ -235,7 +235,9 @@ Errors are \`application/problem+json\` with a \`type\` URL explaining them and 
 each bad field. Bodies are limited to 32 KB. Writes are rate-limited per client (see the
 \`RateLimit\` and \`RateLimit-Policy\` headers); a 429 carries \`Retry-After\`. So does a 503: the
 board was overloaded (\`overloaded\`) or a store did not answer (\`unavailable\`); nothing was done,
-so send the same request again after that many seconds.
+so send the same request again after that many seconds. A 403 \`quarantined\` means a moderator cut
+off the key that signed the request (or its domain): its objects are hidden, its votes do not
+count, and it may not write.
 `;
 };
 

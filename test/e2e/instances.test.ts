@@ -45,6 +45,7 @@ describe.skipIf(pgDown !== null)('two instances on PostgreSQL + Redis', () => {
       EMBEDDINGS: 'none',
       RATE_LIMIT_ANON_WRITES: '10',
       RATE_LIMIT_READS: '0',
+      ADMIN_TOKEN: 'instances-admin-token',
     };
     // compose.yaml's commands, as written: `migrate` once, then the instances, which start
     // together and race the migration lock again.
@@ -85,6 +86,23 @@ describe.skipIf(pgDown !== null)('two instances on PostgreSQL + Redis', () => {
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 200 && r.body.deduplicated === true)).toHaveLength(23);
     expect(new Set(results.map((r) => r.body.object.id)).size).toBe(1);
+  });
+
+  it('the same quarantine asked of both at once is applied once: one 201, the rest answer that quarantine', async () => {
+    const keyid = `racing-key-${randomBytes(6).toString('hex')}`;
+    const asks = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        fetch(`${boards[i % 2]!.url}/admin/quarantine`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer instances-admin-token' },
+          body: JSON.stringify({ keyid, reason: 'raced' }),
+        }).then(async (r) => ({ status: r.status, body: (await r.json()) as any })),
+      ),
+    );
+    expect(asks.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(new Set(asks.map((a) => a.body.quarantine_id)).size).toBe(1);
+    const audit = (await (await fetch(`${boards[1]!.url}/admin/audit`, { headers: { authorization: 'Bearer instances-admin-token' } })).json()) as any;
+    expect(audit.entries.filter((e: { target: string }) => e.target === `keyid:${keyid}`)).toHaveLength(1);
   });
 
   it("one voter's votes through both at once count once; many voters' votes all count", async () => {

@@ -375,6 +375,10 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       expect(opened).toMatchObject({ created: true, record: { source, reason: 'spam', liftedAt: null, affected: 0 } });
       const again = await store.moderation.open({ id: ids.next(), source, reason: 'again', at: clock.now() });
       expect([again.created, again.record.id]).toEqual([false, opened.record.id]);
+      // Asked at once for another source, one of them applies it.
+      const racing = await Promise.all([1, 2, 3].map(() => store.moderation.open({ id: ids.next(), source: { keyid: null, domain: 'racing.example' }, reason: 'race', at: clock.now() })));
+      expect(racing.filter((r) => r.created)).toHaveLength(1);
+      expect(new Set(racing.map((r) => r.record.id)).size).toBe(1);
       expect(await store.moderation.isQuarantined('k1', null)).toBe(true);
       expect(await store.moderation.isQuarantined('k2', 'example.org')).toBe(false);
       const settle = () => store.withTransaction('q', async (tx) => (await tx.moderation.settleObjects(source, 2, 2)).map((t) => t.id));
