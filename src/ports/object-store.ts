@@ -44,6 +44,8 @@ export interface BulkObject extends NewObject {
   hidden: boolean;
   withdrawn: boolean;
   supersededBy?: string | null;
+  /** Written by a quarantined source (kept by backups: the quarantine comes back with them). */
+  quarantined?: boolean;
 }
 
 export interface ObjectStore {

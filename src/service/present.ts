@@ -25,6 +25,15 @@ export interface PresentContext {
   expiringFraction: number;
 }
 
+/**
+ * An object as exports and backups write it: its words kept, and where it was written by a
+ * quarantined source, the two facts the shown `hidden` state folds together.
+ */
+export function exportedObject(o: StoredObject, ctx: PresentContext): BoardObject & { hidden?: boolean; quarantined?: boolean } {
+  const shown = presentObject(o, ctx, { unblanked: true });
+  return o.quarantined ? Object.assign(shown, { hidden: o.hidden, quarantined: true }) : shown;
+}
+
 /** `unblanked` keeps the text of hidden and withdrawn objects: for exports (backups), never for callers. */
 export function presentObject(o: StoredObject, ctx: PresentContext, opts: { unblanked?: boolean } = {}): BoardObject {
   const state = stateOf(o, ctx.live);

@@ -14,7 +14,11 @@ interface TableShape {
 }
 
 export const TABLES: Record<BackedUpTable, TableShape> = {
-  votes: { columns: ['object_id', 'voter_id', 'kind', 'note', 'evidence_url', 'created_at', 'updated_at', 'first_verified_at', 'correction_id'], orderBy: 'object_id, voter_id' },
+  votes: {
+    columns: ['object_id', 'voter_id', 'kind', 'note', 'evidence_url', 'created_at', 'updated_at', 'first_verified_at', 'correction_id', 'quarantined', 'voter_domain'],
+    orderBy: 'object_id, voter_id',
+    booleans: ['quarantined'],
+  },
   keys: { columns: ['keyid', 'jwk', 'created_at'], orderBy: 'keyid' },
   reputable_authors: { columns: ['author_id', 'since'], orderBy: 'author_id' },
   registry_servers: {
@@ -28,6 +32,8 @@ export const TABLES: Record<BackedUpTable, TableShape> = {
   registry_tools: { columns: ['server_name', 'name', 'title', 'description', 'input_schema', 'first_seen_at', 'last_seen_at', 'present'], orderBy: 'server_name, name', booleans: ['present'] },
   registry_events: { columns: ['seq', 'server_name', 'kind', 'names', 'at'], orderBy: 'seq', identity: 'seq' },
   registry_sync: { columns: ['id', 'attempted_at', 'ok', 'error', 'succeeded_at', 'entries'], orderBy: 'id', booleans: ['ok'] },
+  quarantines: { columns: ['id', 'keyid', 'domain', 'reason', 'created_at', 'lifted_at', 'affected'], orderBy: 'id' },
+  moderation_log: { columns: ['seq', 'action', 'target', 'reason', 'affected', 'at'], orderBy: 'seq', identity: 'seq' },
 };
 
 /** A row read from an engine, in the shared form: booleans as booleans, big integers as numbers. */

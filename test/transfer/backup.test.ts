@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { buildBoard, type Board$ } from '../../src/compose.js';
 import { loadConfig } from '../../src/config.js';
-import { generateKey, publicJwkOf, signRequest, type PrivateJwk } from '../../src/identity/agent-sign.mjs';
+import { generateKey, keyidOf, publicJwkOf, signRequest, type PrivateJwk } from '../../src/identity/agent-sign.mjs';
 import { MemoryKv } from '../../src/kv/memory-kv.js';
 import { createLogger } from '../../src/log.js';
 import { writeBackup } from '../../src/service/transfer/backup.js';
@@ -81,8 +81,8 @@ const finding = (content: string, topics = ['backup']) => ({ content, topics });
 const withoutMeta = (body: Record<string, unknown>) => ({ ...body, meta: undefined });
 
 /** A board with something of everything: keys, objects in every state, replies, votes, registry records, events. */
-async function populate(b: Board$, alice: PrivateJwk, bob: PrivateJwk): Promise<{ ids: string[]; voted: string; hotAddress: string }> {
-  for (const key of [alice, bob]) expect((await send(b, 'POST', '/keys', { key, body: { jwk: publicJwkOf(key) } })).status).toBe(201);
+async function populate(b: Board$, alice: PrivateJwk, bob: PrivateJwk, mallory: PrivateJwk): Promise<{ ids: string[]; voted: string; hotAddress: string; quarantine: { id: string; object: string; voted: string } }> {
+  for (const key of [alice, bob, mallory]) expect((await send(b, 'POST', '/keys', { key, body: { jwk: publicJwkOf(key) } })).status).toBe(201);
   const ids: string[] = [];
   const publish = async (body: unknown, key?: PrivateJwk) => {
     const r = await send(b, 'POST', '/findings', { body, ...(key ? { key } : {}) });
@@ -102,6 +102,11 @@ async function populate(b: Board$, alice: PrivateJwk, bob: PrivateJwk): Promise<
   expect((await send(b, 'POST', `/p/${threaded}/contradict`, { from: '198.51.100.3', body: { note: 'no' } })).status).toBe(200);
   expect((await send(b, 'DELETE', `/p/${withdrawn}`, { key: alice })).status).toBe(200);
   expect((await send(b, 'POST', `/admin/p/${hidden}/hide`, { headers: { authorization: 'Bearer admin-token-for-the-backup-test' } })).status).toBe(200);
+  // A quarantined source: its object hidden, its verification off the thread's counts.
+  const poisoned = await publish(finding('mallory: a poisoned finding'), mallory);
+  expect((await send(b, 'POST', `/p/${threaded}/verify`, { key: mallory })).status).toBe(200);
+  const q = await send(b, 'POST', '/admin/quarantine', { body: { keyid: keyidOf(mallory), reason: 'poison' }, headers: { authorization: 'Bearer admin-token-for-the-backup-test' } });
+  expect(q.status).toBe(201);
   const registry = b.services.store.registry;
   const entry = (name: string) => ({ name, version: '1.0.0', title: 'A server', description: `About ${name}`, status: 'active' as const, websiteUrl: null, repositoryUrl: null, category: null, remote: { type: 'streamable-http' as const, url: `https://${name.replace('/', '.')}.example/mcp`, headers: [] }, publishedAt: clock.now(), updatedAt: clock.now() });
   await registry.upsertServers([entry('com.example/weather'), entry('com.example/maps')], clock.now());
@@ -112,7 +117,7 @@ async function populate(b: Board$, alice: PrivateJwk, bob: PrivateJwk): Promise<
     [{ kind: 'became-working', names: [], at: clock.now() }, { kind: 'tools-added', names: ['forecast'], at: clock.now() }],
   );
   await registry.recordSync({ at: clock.now(), ok: true, entries: 2 });
-  return { ids, voted, hotAddress: '198.51.100.1' };
+  return { ids, voted, hotAddress: '198.51.100.1', quarantine: { id: q.body.quarantine_id, object: poisoned, voted: threaded } };
 }
 
 describe.skipIf(pgDown !== null).each([
@@ -123,7 +128,8 @@ describe.skipIf(pgDown !== null).each([
     const source = await boardOn(from, `source-${from}`);
     const alice = generateKey().privateJwk;
     const bob = generateKey().privateJwk;
-    const { ids, voted, hotAddress } = await populate(source, alice, bob);
+    const mallory = generateKey().privateJwk;
+    const { ids, voted, hotAddress, quarantine } = await populate(source, alice, bob, mallory);
     const cursor = (await source.services.store.events.bounds()).newest;
     const before = await Promise.all(ids.map(async (id) => [withoutMeta((await send(source, 'GET', `/p/${id}`)).body), withoutMeta((await send(source, 'GET', `/p/${id}/votes`)).body)]));
     const servers = await Promise.all(['weather', 'maps'].map(async (n) => withoutMeta((await send(source, 'GET', `/servers/com.example/${n}`, { headers: { accept: 'application/json' } })).body)));
@@ -146,7 +152,7 @@ describe.skipIf(pgDown !== null).each([
     done = true;
     await Promise.all(writers);
     expect(during.length).toBeGreaterThan(0);
-    expect(counts).toMatchObject({ keys: 2, votes: 4, registry_servers: 2, registry_tools: 1, registry_events: 4, registry_sync: 1 });
+    expect(counts).toMatchObject({ keys: 3, votes: 5, registry_servers: 2, registry_tools: 1, registry_events: 4, registry_sync: 1, quarantines: 1, moderation_log: 2 });
 
     const empty = await boardOn(to, `target-${to}`);
     await restoreBackup(empty.services.store, file, { now: clock.now(), limits: empty.services.config.limits });
@@ -160,6 +166,13 @@ describe.skipIf(pgDown !== null).each([
     const restored = (await target.services.store.backups.snapshot((s) => s.objects(null, 10_000, clock.now()))).map((o) => o.id);
     expect(restored.filter((id) => !ids.includes(id) && !during.includes(id))).toEqual([]);
     expect(restored.length).toBe(counts.objects);
+
+    // The quarantine came back with its flags: lifting it gives back the object and the vote.
+    expect((await send(target, 'GET', `/p/${quarantine.object}`)).body.object.state).toBe('hidden');
+    const lift = await send(target, 'POST', `/admin/quarantine/${quarantine.id}/lift`, { headers: { authorization: 'Bearer admin-token-for-the-backup-test' } });
+    expect([lift.status, lift.body.affected]).toEqual([200, 2]);
+    expect((await send(target, 'GET', `/p/${quarantine.object}`)).body.object.state).toBe('live');
+    expect((await send(target, 'GET', `/p/${quarantine.voted}`)).body.object.verification_count).toBe(1);
 
     // Keys: alice still signs as herself. The voter key: an anonymous voter is still the same voter.
     const signed = await send(target, 'POST', '/findings', { key: alice, body: finding('alice after the restore') });

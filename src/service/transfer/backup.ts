@@ -10,7 +10,7 @@ import type { BoardLimits } from '../../domain/limits.js';
 import { BACKED_UP_TABLES, type BackedUpTable } from '../../ports/backup.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
-import { iso, presentObject } from '../present.js';
+import { exportedObject, iso } from '../present.js';
 
 export const BACKUP_FORMAT = 'agentboard-backup';
 export const BACKUP_VERSION = 1;
@@ -37,7 +37,7 @@ export async function writeBackup(
     for (let after: string | null = null; ; ) {
       const page = await s.objects(after, PAGE, now);
       if (page.length === 0) break;
-      await write(page.map((obj) => ({ kind: 'object', object: presentObject(obj, ctx, { unblanked: true }) })));
+      await write(page.map((obj) => ({ kind: 'object', object: exportedObject(obj, ctx) })));
       counts.objects += page.length;
       after = page[page.length - 1]!.id;
       o.onProgress?.('objects', counts.objects);

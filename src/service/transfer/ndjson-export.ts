@@ -6,7 +6,7 @@
 import type { Writable } from 'node:stream';
 import { once } from 'node:events';
 import type { BoardLimits } from '../../domain/limits.js';
-import { presentObject } from '../present.js';
+import { exportedObject } from '../present.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
 
@@ -24,7 +24,7 @@ export async function exportNdjson(
     const page = await store.objects.scan(after, PAGE, live);
     if (page.length === 0) break;
     const ctx = { baseUrl: o.baseUrl, live, expiringFraction: o.limits.expiringFraction };
-    const chunk = page.map((obj) => JSON.stringify(presentObject(obj, ctx, { unblanked: true }))).join('\n') + '\n';
+    const chunk = page.map((obj) => JSON.stringify(exportedObject(obj, ctx))).join('\n') + '\n';
     if (!out.write(chunk)) await once(out, 'drain');
     count += page.length;
     after = page[page.length - 1]!.id;

@@ -45,6 +45,9 @@ export const ImportLine = z.object({
   state: z.enum(STATES).optional(),
   supersedes: ulid.nullable().optional(),
   superseded_by: ulid.nullable().optional(),
+  /** Written by a quarantined source; `hidden` then says whether a moderator hid it too. */
+  quarantined: z.boolean().optional(),
+  hidden: z.boolean().optional(),
 });
 
 export class ImportError extends Error {
@@ -82,7 +85,8 @@ export function toBulkObject(value: unknown, line: number, now: number, limits: 
     lastVerifiedAt: d.last_verified_at ? Date.parse(d.last_verified_at) : null,
     verificationCount: d.verification_count ?? 0,
     contradictionCount: d.contradiction_count ?? 0,
-    hidden: d.state === 'hidden',
+    hidden: d.quarantined ? d.hidden === true : d.state === 'hidden',
+    quarantined: d.quarantined === true,
     withdrawn: d.state === 'withdrawn',
     supersedes: d.supersedes ?? null,
     supersededBy: d.superseded_by ?? null,

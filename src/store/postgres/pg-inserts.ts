@@ -16,7 +16,7 @@ import type { PgStatements } from './pg-session.js';
 import { flatVectors, MemoryVectors, notifyVectorsSql, VECTORS_CHANNEL, type PgvectorLeg } from './pg-vectors.js';
 
 export interface RowToInsert {
-  object: NewObject & { hidden?: boolean; withdrawn?: boolean; supersededBy?: string | null };
+  object: NewObject & { hidden?: boolean; withdrawn?: boolean; supersededBy?: string | null; quarantined?: boolean };
   live: LiveCriteria;
   /** Appended when the object is created (not when a duplicate is answered instead). */
   event: NewEvent | null;
@@ -36,7 +36,7 @@ export interface Inserted {
 const RECORD = `"n" int, "id" text, "type" text, "title" text, "content" text, "topics" text[], "topicsText" text, "sourceUrl" text,
   "parentId" text, "authorId" text, "authorTrust" text, "authorDomain" text, "createdAt" bigint, "expiresAt" bigint,
   "lastVerifiedAt" bigint, "verifications" int, "contradictions" int, "hidden" boolean, "withdrawn" boolean, "injection" boolean,
-  "dedupeKey" text, "liveUntil" bigint, "supersedes" text, "supersededBy" text, "now" bigint, "event" jsonb, "model" text, "vecStart" int, "vecLen" int`;
+  "dedupeKey" text, "liveUntil" bigint, "supersedes" text, "supersededBy" text, "quarantined" boolean, "now" bigint, "event" jsonb, "model" text, "vecStart" int, "vecLen" int`;
 
 /**
  * An object's full-text vector in the configuration given, from the SQL of its folded title,
@@ -65,7 +65,7 @@ WITH r AS MATERIALIZED (SELECT * FROM jsonb_to_recordset(@rows::jsonb) AS r(${RE
 existing AS MATERIALIZED (SELECT r.n, CASE WHEN @dedupe THEN agentboard_live_duplicate(r."dedupeKey", r.now) END AS id FROM r),
 folded AS MATERIALIZED (
   SELECT r.n, agentboard_fold(r.title) AS title, agentboard_fold(r."topicsText") AS topics, agentboard_fold(r.content) AS content,
-    r."authorId" IS NOT NULL AND EXISTS (SELECT 1 FROM quarantines q WHERE q.lifted_at IS NULL AND (q.keyid = r."authorId" OR q.domain = r."authorDomain")) AS quarantined
+    r.quarantined OR (r."authorId" IS NOT NULL AND EXISTS (SELECT 1 FROM quarantines q WHERE q.lifted_at IS NULL AND (q.keyid = r."authorId" OR q.domain = r."authorDomain"))) AS quarantined
   FROM r JOIN existing e ON e.n = r.n WHERE e.id IS NULL),
 o AS (
   INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,

@@ -88,9 +88,9 @@ export function writeFacts(sql: Sql, id: string, set: string, params: Record<str
  * makes both FTS5 tables flush what they hold as a segment of one object. A group commit's
  * batch then wrote a segment per object, and merged them (docs/performance.md).
  */
-export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn?: boolean; supersededBy?: string | null }, minContradictions: number, vector: ObjectVector | null = null): StoredObject {
+export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn?: boolean; supersededBy?: string | null; quarantined?: boolean }, minContradictions: number, vector: ObjectVector | null = null): StoredObject {
   // Written by a quarantined source (a write that raced the quarantine): stored quarantined, never live.
-  const quarantined = o.author !== null && sql(`SELECT 1 FROM quarantines q WHERE q.lifted_at IS NULL AND (q.keyid = ? OR q.domain = ?)`).get(o.author.id, o.author.domain) !== undefined;
+  const quarantined = o.quarantined === true || (o.author !== null && sql(`SELECT 1 FROM quarantines q WHERE q.lifted_at IS NULL AND (q.keyid = ? OR q.domain = ?)`).get(o.author.id, o.author.domain) !== undefined);
   const p = objectParams({ ...o, quarantined }, minContradictions);
   const seq = Number(
     sql(
