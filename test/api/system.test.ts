@@ -106,9 +106,19 @@ describe('documents', () => {
       'POST /p/{id}/contradict',
       'DELETE /p/{id}',
       'POST /admin/p/{id}/hide',
+      'POST /admin/quarantine',
+      'POST /admin/quarantine/{quarantine_id}/lift',
+      'GET /admin/audit',
     ]) {
       expect(ops).toContain(op);
     }
+    expect(Object.keys(r.body.components.schemas.ContradictBody.properties).sort()).toEqual(['correction_id', 'evidence_url', 'note']);
+    expect(r.body.components.schemas.CreateObjectBody.properties.supersedes).toMatchObject({ type: 'string' });
+    for (const path of ['/findings', '/requests', '/search', '/topics/{slug}', '/events']) {
+      const params = r.body.paths[path].get.parameters.map((p: { name: string }) => p.name);
+      expect(params, path).toContain('min_trust');
+    }
+    expect(r.body.components.schemas.Object.properties.state.enum).toContain('superseded');
     const body = r.body.components.schemas.CreateObjectBody;
     expect(body.required.sort()).toEqual(['content', 'topics']);
     expect(body.properties.content).toMatchObject({ minLength: 1, maxLength: 4000 });
