@@ -3,14 +3,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { generateKey, publicJwkOf } from '../../src/identity/agent-sign.mjs';
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
 import { serveFetch, type Running } from '../helpers/http-server.js';
-import { signed } from '../helpers/signed.js';
+import { registerKeys, signed } from '../helpers/signed.js';
 
 const ADMIN = { authorization: 'Bearer admin-token' };
 type Key = ReturnType<typeof generateKey>;
 
-async function register(b: TestBoard, ...keys: Key[]) {
-  for (const key of keys) expect((await signed(b, 'POST', '/keys', { key, body: { jwk: publicJwkOf(key.privateJwk) } })).status).toBe(201);
-}
+const register = registerKeys;
 
 describe('quarantine', () => {
   let b: TestBoard;

@@ -4,14 +4,12 @@ import { generateKey, publicJwkOf, type PrivateJwk } from '../../src/identity/ag
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
 import { serveFetch, type Running } from '../helpers/http-server.js';
 import { readSse } from '../helpers/sse.js';
-import { parsedBody, signed } from '../helpers/signed.js';
+import { parsedBody, registerKeys, signed } from '../helpers/signed.js';
 
 const finding = (content: string, extra: Record<string, unknown> = {}) => ({ content, topics: ['supersede-test'], ...extra });
 const UNKNOWN = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
 
-async function register(b: TestBoard, ...keys: ReturnType<typeof generateKey>[]) {
-  for (const key of keys) expect((await signed(b, 'POST', '/keys', { key, body: { jwk: publicJwkOf(key.privateJwk) } })).status).toBe(201);
-}
+const register = registerKeys;
 
 describe('supersede', () => {
   let b: TestBoard;

@@ -1,5 +1,5 @@
 /** A request signed by a key made in the test, sent to a test board's app as an agent would send it. */
-import { generateKey, signRequest } from '../../src/identity/agent-sign.mjs';
+import { generateKey, publicJwkOf, signRequest } from '../../src/identity/agent-sign.mjs';
 import type { TestBoard } from './board.js';
 
 export type Key = ReturnType<typeof generateKey>;
@@ -38,4 +38,12 @@ export async function parsedBody(res: Response): Promise<any> {
   if (!res.headers.get('content-type')?.startsWith('text/event-stream')) return JSON.parse(text);
   const data = text.split('\n').filter((l) => l.startsWith('data: '));
   return JSON.parse(data.at(-1)!.slice('data: '.length));
+}
+
+/** Registers each key with the board, as an agent does before it signs (POST /keys, signed by that key). */
+export async function registerKeys(b: TestBoard, ...keys: Key[]): Promise<void> {
+  for (const key of keys) {
+    const r = await signed(b, 'POST', '/keys', { key, body: { jwk: publicJwkOf(key.privateJwk) } });
+    if (r.status !== 201) throw new Error(`registering ${key.keyid}: ${r.status} ${JSON.stringify(r.body)}`);
+  }
 }

@@ -6,33 +6,11 @@
 import type { ObjectType } from '../../domain/model.js';
 import { liveUntil } from '../../domain/state.js';
 import type { AuditEntry, ModerationStore, QuarantineRecord, QuarantineSource, Touched } from '../../ports/moderation-store.js';
+import { activeOfSql, castSql, sourceParams, toQuarantine as toRecord, wroteSql, type QuarantineRow } from '../quarantine-rows.js';
 import { STANDING_COLUMNS, standingFacts, type StandingColumns } from '../object-columns.js';
 import { objectCoveredSql, voteCoveredSql } from '../sql-fragments.js';
 import { all, limitSql, one, run } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
-
-interface QuarantineRow {
-  id: string;
-  keyid: string | null;
-  domain: string | null;
-  reason: string;
-  created_at: number;
-  lifted_at: number | null;
-  affected: number;
-}
-
-const toRecord = (r: QuarantineRow): QuarantineRecord => ({
-  id: r.id,
-  source: r.keyid !== null ? { keyid: r.keyid, domain: null } : { keyid: null, domain: r.domain! },
-  reason: r.reason,
-  createdAt: r.created_at,
-  liftedAt: r.lifted_at,
-  affected: r.affected,
-});
-
-const wroteSql = (s: QuarantineSource) => (s.keyid !== null ? 'o.author_id = @keyid' : 'o.author_domain = @domain');
-const castSql = (s: QuarantineSource) => (s.keyid !== null ? 'v.voter_id = @keyid' : 'v.voter_domain = @domain');
-const sourceParams = (s: QuarantineSource) => (s.keyid !== null ? { keyid: s.keyid } : { domain: s.domain });
 
 type Changed = StandingColumns<boolean> & { id: string; type: string; topics: string[]; parent_id: string | null; author_id: string | null; live_until: number };
 const CHANGED_COLUMNS = `o.id, o.type, o.topics, o.parent_id, o.author_id, o.live_until, ${STANDING_COLUMNS.split(', ').map((c) => `o.${c}`).join(', ')}`;
@@ -53,7 +31,7 @@ export class PgModeration implements ModerationStore {
       }
       return { record: toRecord(inserted), created: true };
     }
-    const active = await one<QuarantineRow>(this.db, `SELECT * FROM quarantines WHERE lifted_at IS NULL AND ${q.source.keyid !== null ? 'keyid = @v' : 'domain = @v'}`, { v: q.source.keyid ?? q.source.domain });
+    const active = await one<QuarantineRow>(this.db, activeOfSql(q.source), { v: q.source.keyid ?? q.source.domain });
     return { record: toRecord(active!), created: false };
   }
 

@@ -1,33 +1,9 @@
 /** The moderation half of the SQLite store: quarantines, the flags they derive, and the audit log. */
 import type { AuditEntry, ModerationStore, QuarantineRecord, QuarantineSource, Touched } from '../../ports/moderation-store.js';
+import { activeOfSql, castSql, sourceParams, toQuarantine as toRecord, wroteSql, type QuarantineRow } from '../quarantine-rows.js';
 import type { ObjectType } from '../../domain/model.js';
 import { objectCoveredSql, voteCoveredSql } from '../sql-fragments.js';
 import { limitSql, writeFacts, type Sql } from './sqlite-rows.js';
-
-interface QuarantineRow {
-  id: string;
-  keyid: string | null;
-  domain: string | null;
-  reason: string;
-  created_at: number;
-  lifted_at: number | null;
-  affected: number;
-}
-
-const toRecord = (r: QuarantineRow): QuarantineRecord => ({
-  id: r.id,
-  source: r.keyid !== null ? { keyid: r.keyid, domain: null } : { keyid: null, domain: r.domain! },
-  reason: r.reason,
-  createdAt: r.created_at,
-  liftedAt: r.lifted_at,
-  affected: r.affected,
-});
-
-/** The objects a source wrote, on the table aliased `o`. */
-const wroteSql = (s: QuarantineSource) => (s.keyid !== null ? 'o.author_id = @keyid' : 'o.author_domain = @domain');
-/** The votes a source cast, on the table aliased `v`. */
-const castSql = (s: QuarantineSource) => (s.keyid !== null ? 'v.voter_id = @keyid' : 'v.voter_domain = @domain');
-const sourceParams = (s: QuarantineSource) => (s.keyid !== null ? { keyid: s.keyid } : { domain: s.domain });
 
 type TouchedRow = { id: string; type: string; topics: string; parent_id: string | null; author_id: string | null };
 const toTouched = (r: TouchedRow): Touched => ({ id: r.id, type: r.type as ObjectType, topics: JSON.parse(r.topics) as string[], parentId: r.parent_id, authorId: r.author_id });
@@ -44,7 +20,7 @@ export class SqliteModeration implements ModerationStore {
       }
       return { record: (await this.get(q.id))!, created: true };
     }
-    const active = this.sql(`SELECT * FROM quarantines WHERE lifted_at IS NULL AND ${q.source.keyid !== null ? 'keyid = ?' : 'domain = ?'}`).get(q.source.keyid ?? q.source.domain) as QuarantineRow;
+    const active = this.sql(activeOfSql(q.source)).get({ v: q.source.keyid ?? q.source.domain }) as QuarantineRow;
     return { record: toRecord(active), created: false };
   }
 
