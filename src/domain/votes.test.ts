@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { voteEffect } from './votes.js';
+import { uncounted, voteEffect } from './votes.js';
 
 describe('voteEffect', () => {
   it('counts a first vote, ignores a repeat, and moves a changed vote', () => {
@@ -26,5 +26,11 @@ describe('voteEffect', () => {
     expect(voteEffect(named, 'contradict', 'B')).toEqual({ changed: true, verifications: 0, contradictions: 0, verified: false, firstVerification: false, correctionId: 'B' });
     expect(voteEffect({ ...named, correctionId: null }, 'contradict', 'B')).toMatchObject({ changed: true, contradictions: 0, correctionId: 'B' });
     expect(voteEffect(named, 'verify', 'B')).toMatchObject({ changed: true, verifications: 1, contradictions: -1, correctionId: null });
+  });
+
+  it('a vote a quarantine took off moves no count when it is stored again', () => {
+    const moved = voteEffect({ kind: 'verify', verifiedBefore: true, correctionId: null }, 'contradict');
+    expect(uncounted(moved, true)).toMatchObject({ changed: true, verifications: 0, contradictions: 0 });
+    expect(uncounted(moved, false)).toEqual(moved);
   });
 });

@@ -43,3 +43,10 @@ export function voteEffect(prior: PriorVote | null, next: VoteKind, correctionId
     correctionId: verified ? null : correctionId,
   };
 }
+
+/**
+ * A vote that a quarantine took off its target (ports/moderation-store.ts) may still be stored
+ * again (a write that raced the quarantine), but moves no count: its weight comes back, from the
+ * row as it then stands, only when the quarantine is lifted.
+ */
+export const uncounted = (e: VoteEffect, quarantined: boolean): VoteEffect => (quarantined ? { ...e, verifications: 0, contradictions: 0 } : e);

@@ -3,7 +3,7 @@
  * votes are applied one at a time (from any process) and the counts move with the vote.
  */
 import type { LiveCriteria, VoteKind } from '../../domain/model.js';
-import { voteEffect } from '../../domain/votes.js';
+import { uncounted, voteEffect } from '../../domain/votes.js';
 import type { VoteInput, VoteOutcome, VoteStore } from '../../ports/vote-store.js';
 import { all, getObjectRow, limitSql, one, writeFacts } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
@@ -18,12 +18,15 @@ export class PgVotes implements VoteStore {
       // Read after the lock, in a statement of its own: a statement that waited for the lock
       // sees the row it locked as now committed, but what it joined as of its start, so a vote
       // the same voter cast through another process meanwhile would be missed.
-      const prior = await one<{ kind: VoteKind; verified: boolean; correction_id: string | null }>(
+      const prior = await one<{ kind: VoteKind; verified: boolean; correction_id: string | null; quarantined: boolean }>(
         tx,
-        'SELECT kind, first_verified_at IS NOT NULL AS verified, correction_id FROM votes WHERE object_id = @o AND voter_id = @v',
+        'SELECT kind, first_verified_at IS NOT NULL AS verified, correction_id, quarantined FROM votes WHERE object_id = @o AND voter_id = @v',
         { o: v.objectId, v: v.voterId },
       );
-      const effect = voteEffect(prior ? { kind: prior.kind, verifiedBefore: prior.verified, correctionId: prior.correction_id } : null, v.kind, v.correctionId ?? null);
+      const effect = uncounted(
+        voteEffect(prior ? { kind: prior.kind, verifiedBefore: prior.verified, correctionId: prior.correction_id } : null, v.kind, v.correctionId ?? null),
+        prior?.quarantined === true,
+      );
       if (!effect.changed) return { changed: false, firstVerification: false, object: (await getObjectRow(tx, v.objectId, live))! };
       // The vote and the counts it moves in one statement; the object comes back from it.
       const object = await writeFacts(

@@ -1,7 +1,7 @@
 /** The votes half of the SQLite store: a vote and the counts it moves, in one write transaction. */
 import type Database from 'better-sqlite3';
 import type { LiveCriteria, VoteKind } from '../../domain/model.js';
-import { voteEffect } from '../../domain/votes.js';
+import { uncounted, voteEffect } from '../../domain/votes.js';
 import type { VoteInput, VoteOutcome, VoteStore } from '../../ports/vote-store.js';
 import { getObjectRow, inWriteTransaction, limitSql, writeFacts, type Sql } from './sqlite-rows.js';
 import { toVote, type VoteRow } from '../vote-rows.js';
@@ -16,10 +16,13 @@ export class SqliteVotes implements VoteStore {
     return inWriteTransaction(this.db, (): VoteOutcome | null => {
       const exists = this.sql('SELECT 1 FROM objects WHERE id = ?').get(v.objectId);
       if (!exists) return null;
-      const prior = this.sql('SELECT kind, first_verified_at IS NOT NULL AS verified, correction_id FROM votes WHERE object_id = ? AND voter_id = ?').get(v.objectId, v.voterId) as
-        | { kind: VoteKind; verified: number; correction_id: string | null }
+      const prior = this.sql('SELECT kind, first_verified_at IS NOT NULL AS verified, correction_id, quarantined FROM votes WHERE object_id = ? AND voter_id = ?').get(v.objectId, v.voterId) as
+        | { kind: VoteKind; verified: number; correction_id: string | null; quarantined: number }
         | undefined;
-      const effect = voteEffect(prior ? { kind: prior.kind, verifiedBefore: prior.verified === 1, correctionId: prior.correction_id } : null, v.kind, v.correctionId ?? null);
+      const effect = uncounted(
+        voteEffect(prior ? { kind: prior.kind, verifiedBefore: prior.verified === 1, correctionId: prior.correction_id } : null, v.kind, v.correctionId ?? null),
+        prior?.quarantined === 1,
+      );
       if (!effect.changed) return { changed: false, firstVerification: false, object: getObjectRow(this.sql, v.objectId, live)! };
       this.sql(
         `INSERT INTO votes (object_id, voter_id, kind, note, evidence_url, created_at, updated_at, first_verified_at, correction_id, voter_domain)
