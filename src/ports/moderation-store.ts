@@ -48,7 +48,7 @@ export interface ModerationStore {
   get(id: string): Promise<QuarantineRecord | null>;
   /** Marks the quarantine lifted; false when it was already lifted (or is unknown). */
   markLifted(id: string, at: number): Promise<boolean>;
-  /** Adds to the quarantine's affected count. */
+  /** Adds to the quarantine's affected count, as it is applied (a lift does not count). */
   countAffected(id: string, n: number): Promise<void>;
   /** Whether an active quarantine covers the key, or the domain it is verified for. */
   isQuarantined(keyid: string, domain: string | null): Promise<boolean>;

@@ -1,7 +1,7 @@
 /** Moderation's resources: a quarantine asked for and answered, and the audit log. */
 import { z } from 'zod';
 import { SPEC_LIMITS } from '../domain/limits.js';
-import { queryInt, text } from './fields.js';
+import { queryInt, text, ulid } from './fields.js';
 import { Meta } from './resources.js';
 
 export const QuarantineBody = z
@@ -44,4 +44,4 @@ export const AuditQuery = z.object({
   limit: queryInt(1, 100).optional(),
 });
 
-export const QuarantineParams = z.object({ quarantine_id: z.string().regex(/^[0-9A-Za-z]{26}$/, 'must be a 26-character ULID') });
+export const QuarantineParams = z.object({ quarantine_id: ulid });

@@ -25,7 +25,7 @@ export interface QuarantineDeps {
 
 export type { QuarantineRecord };
 
-export const sourceTarget = (s: QuarantineSource): string => (s.keyid !== null ? `keyid:${s.keyid}` : `domain:${s.domain}`);
+const sourceTarget = (s: QuarantineSource): string => (s.keyid !== null ? `keyid:${s.keyid}` : `domain:${s.domain}`);
 
 /** Refuses (403 `quarantined`) a write signed by a quarantined key, or one verified for a quarantined domain. */
 export async function refuseQuarantined(store: Store, actor: Actor): Promise<void> {
@@ -44,10 +44,10 @@ export class Quarantines {
     const { store, clock, ids } = this.deps;
     const opened = await store.moderation.open({ id: ids.next(), source, reason: input.reason, at: clock.now() });
     if (!opened.created) return opened;
-    let affected = await this.#settle(opened.record);
+    let affected = await this.#settle(opened.record, true);
     // A write already in flight as it opened may land after the first pass: one more, once they have ended.
     await store.moderation.quiesce(this.deps.limits.quarantine.settleWaitMs);
-    affected += await this.#settle(opened.record);
+    affected += await this.#settle(opened.record, true);
     await this.#log('quarantine', opened.record, affected);
     return { record: { ...opened.record, affected }, created: true };
   }
@@ -58,7 +58,7 @@ export class Quarantines {
     const record = await store.moderation.get(id);
     if (!record) throw notFound(`No quarantine ${id}.`);
     if (!(await store.moderation.markLifted(id, clock.now()))) return { record, lifted: false };
-    const affected = await this.#settle(record);
+    const affected = await this.#settle(record, false);
     await this.#log('lift', record, affected);
     return { record: { ...record, liftedAt: clock.now(), affected }, lifted: true };
   }
@@ -69,8 +69,12 @@ export class Quarantines {
     return { entries, next: rows.length > page.limit ? entries.at(-1)!.seq : null };
   }
 
-  /** Brings the source's objects, then its votes, to what the active quarantines say, a batch per transaction; answers the objects that moved. */
-  async #settle(record: QuarantineRecord): Promise<number> {
+  /**
+   * Brings the source's objects, then its votes, to what the active quarantines say, a batch per
+   * transaction; answers the objects that moved. With `tally`, each batch adds them to the
+   * quarantine's own count, which a second ask while it applies is answered with.
+   */
+  async #settle(record: QuarantineRecord, tally: boolean): Promise<number> {
     const { store, limits } = this.deps;
     const { batch } = limits.quarantine;
     const scope = `quarantine ${sourceTarget(record.source)}`;
@@ -80,7 +84,7 @@ export class Quarantines {
         const touched = await tx.moderation.settleObjects(record.source, batch, limits.disputeMinContradictions);
         const now = this.deps.clock.now();
         for (const t of touched) await tx.events.append(eventOf('updated', t, now));
-        await tx.moderation.countAffected(record.id, touched.length);
+        if (tally) await tx.moderation.countAffected(record.id, touched.length);
         return touched.length;
       });
       affected += moved;
@@ -94,7 +98,7 @@ export class Quarantines {
           await rederiveReputation(tx, author, limits.reputation, now);
         }
         for (const t of s.targets) await tx.events.append(eventOf('updated', t, now));
-        await tx.moderation.countAffected(record.id, s.targets.length);
+        if (tally) await tx.moderation.countAffected(record.id, s.targets.length);
         return s;
       });
       votes = settled.votes;

@@ -8,15 +8,13 @@ import { registerKeys, signed } from '../helpers/signed.js';
 const ADMIN = { authorization: 'Bearer admin-token' };
 type Key = ReturnType<typeof generateKey>;
 
-const register = registerKeys;
-
 describe('quarantine', () => {
   let b: TestBoard;
   const mallory = generateKey();
   const carol = generateKey();
   beforeEach(async () => {
     b = await makeTestBoard({ ADMIN_TOKEN: 'admin-token', REPUTABLE_MIN_VERIFICATIONS: '2', REPUTABLE_MIN_VOTERS: '2', QUARANTINE_BATCH: '2' });
-    await register(b, mallory, carol);
+    await registerKeys(b, mallory, carol);
   });
   afterEach(() => b.dispose());
 

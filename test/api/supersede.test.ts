@@ -9,15 +9,13 @@ import { parsedBody, registerKeys, signed } from '../helpers/signed.js';
 const finding = (content: string, extra: Record<string, unknown> = {}) => ({ content, topics: ['supersede-test'], ...extra });
 const UNKNOWN = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
 
-const register = registerKeys;
-
 describe('supersede', () => {
   let b: TestBoard;
   const alice = generateKey();
   const bob = generateKey();
   beforeEach(async () => {
     b = await makeTestBoard({ ADMIN_TOKEN: 'admin-token' });
-    await register(b, alice, bob);
+    await registerKeys(b, alice, bob);
   });
   afterEach(() => b.dispose());
 
@@ -160,7 +158,7 @@ describe('supersede by a key verified for the same domain', () => {
         : new Response('not found', { status: 404 }),
     );
     b = await makeTestBoard({ ALLOW_PRIVATE_NETWORK: 'true' });
-    await register(b, second, outsider);
+    await registerKeys(b, second, outsider);
   });
   afterAll(async () => {
     await b.dispose();

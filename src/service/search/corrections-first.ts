@@ -19,7 +19,7 @@ const justBelow = (final: number) => final - Math.max(Math.abs(final) * 1e-9, 1e
 const justAbove = (final: number) => final + Math.max(Math.abs(final) * 1e-9, 1e-12);
 
 /** The page's order: final score, then id (descending) for equal scores. */
-export const ranksBefore = (a: Ranked, b: Ranked): boolean => a.final > b.final || (a.final === b.final && a.c.facts.id > b.c.facts.id);
+const ranksBefore = (a: Ranked, b: Ranked): boolean => a.final > b.final || (a.final === b.final && a.c.facts.id > b.c.facts.id);
 
 type PageEntry = { c: Ranked['c']; object: StoredObject };
 
