@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import pg from 'pg';
-import type { PgResult, PgRoot, PgSession } from '../../src/store/postgres/pg-session.js';
+import type { Closing, PgResult, PgRoot, PgSession } from '../../src/store/postgres/pg-session.js';
 import { PoolSession } from '../../src/store/postgres/pg-session.js';
 import { PgStore, type PgStoreOptions } from '../../src/store/postgres/pg-store.js';
 
@@ -85,8 +85,11 @@ class PgliteQueries implements PgSession {
   async exec(script: string): Promise<void> {
     await this.target.exec(script);
   }
-  transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T> {
-    return fn(this);
+  async transaction<T>(fn: (tx: PgSession) => Promise<T>, closing?: Closing): Promise<T> {
+    const result = await fn(this);
+    const last = closing?.();
+    if (last) await this.query(last.text, last.params);
+    return result;
   }
 }
 
@@ -102,8 +105,8 @@ export class PgliteSession extends PgliteQueries implements PgRoot {
   static async create(): Promise<PgliteSession> {
     return new PgliteSession(await PGlite.create({ extensions: { vector } }));
   }
-  override transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => fn(new PgliteQueries(tx)));
+  override transaction<T>(fn: (tx: PgSession) => Promise<T>, closing?: Closing): Promise<T> {
+    return this.db.transaction((tx) => new PgliteQueries(tx).transaction(fn, closing));
   }
   /** PGlite is one connection: the write batches run on it, planned as PGlite plans them. */
   genericPlans(): PgSession {

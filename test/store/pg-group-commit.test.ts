@@ -14,7 +14,13 @@ if (unavailable) console.warn(`skipping the PostgreSQL group commit suite: ${una
 
 const event = (objectId: string): NewEvent => ({ kind: 'created', objectId, type: 'finding', topics: ['x'], threadId: objectId, at: 1 });
 
-describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
+/** The batches' sessions: the pool's, and the pipelined one the store gives them (BEGIN and COMMIT each sent with a statement). */
+const sessions: [string, (db: PoolSession) => PgSession][] = [
+  ['pooled connections', (db) => db],
+  ['pipelined connections', (db) => db.genericPlans()],
+];
+
+describe.skipIf(unavailable !== null).each(sessions)('PgGroupCommit on PostgreSQL, over %s', (_, sessionOf) => {
   let db: PoolSession;
   let drop: () => Promise<void>;
   /** Transactions begun, and how many jobs each ran. */
@@ -30,12 +36,13 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
     db = new PoolSession({ url: schema.url, max: 4, connectTimeoutMs: 5000 });
     await db.exec('CREATE TABLE marks (k text PRIMARY KEY); CREATE TABLE deferred (k int UNIQUE DEFERRABLE INITIALLY DEFERRED)');
     transactions = 0;
+    const session = sessionOf(db);
     counting = {
-      query: (text, params) => db.query(text, params),
-      exec: (script) => db.exec(script),
-      transaction: (fn) => {
+      query: (text, params) => session.query(text, params),
+      exec: (script) => session.exec(script),
+      transaction: (fn, closing) => {
         transactions++;
-        return db.transaction(fn);
+        return session.transaction(fn, closing);
       },
     };
   });
@@ -136,6 +143,28 @@ describe.skipIf(unavailable !== null)('PgGroupCommit on PostgreSQL', () => {
     expect(await logged()).toEqual([]);
     // The connection went back to the pool clean: the next batch commits.
     expect(await commits.run('scope', async (tx) => mark(tx, 'after').then(() => 'ok'))).toBe('ok');
+  });
+
+  it('refuses every job of a batch whose events fail to append, and nothing of it lands', async () => {
+    const commits = new PgGroupCommit(counting, { maxBatch: 32, inFlight: 1 });
+    // The events go out last, with COMMIT: an event the log refuses (a time that is no number) turns COMMIT into a rollback.
+    const job = (k: string, at: unknown) =>
+      commits.run('scope', async (tx, events) => {
+        await mark(tx, k);
+        events.push({ ...event(k), at: at as number });
+        return k;
+      });
+    const outcomes = await Promise.allSettled([job('a', 1), job('b', 'not a time')]);
+    expect(outcomes).toMatchObject([
+      { status: 'rejected', reason: { code: '22P02' } },
+      { status: 'rejected', reason: { code: '22P02' } },
+    ]);
+    expect(await marks()).toEqual([]);
+    expect(await logged()).toEqual([]);
+    // The connection went back to the pool clean: the next batch commits, with its event.
+    expect(await job('after', 2)).toBe('after');
+    expect(await marks()).toEqual(['after']);
+    expect(await logged()).toEqual(['after']);
   });
 
   it('runs the scopes of different lanes at once, and one scope in order, one batch at a time', async () => {

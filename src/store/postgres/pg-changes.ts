@@ -5,7 +5,7 @@
  * withdraw, hide), imports and re-derived standing. While the listening connection is down
  * nothing can be vouched for, and the mark is null: nothing is served from the cache.
  */
-import type { PgResult, PgRoot, PgSession, PgStatements, Plans } from './pg-session.js';
+import type { Closing, PgResult, PgRoot, PgSession, PgStatements, Plans } from './pg-session.js';
 
 export const CHANGES_CHANNEL = 'agentboard_events';
 /** A SELECT expression that tells every instance, on commit, that data changed. */
@@ -62,10 +62,11 @@ export class PgChanges {
     const counted = (s: PgSession): PgSession => ({
       query: countedQuery(s),
       exec: (script: string) => afterWrite(script, () => s.exec(script), bump),
-      transaction: async <T>(fn: (tx: PgSession) => Promise<T>) => {
+      transaction: async <T>(fn: (tx: PgSession) => Promise<T>, closing?: Closing) => {
         let wrote = false;
+        const flag = () => (wrote = true);
         try {
-          return await s.transaction((tx) => fn(flagging(tx, () => (wrote = true))));
+          return await s.transaction((tx) => fn(flagging(tx, flag)), flaggingClosing(closing, flag));
         } finally {
           if (wrote) bump();
         }
@@ -161,7 +162,19 @@ function flagging(tx: PgSession, wrote: () => void): PgSession {
       if (mayWrite(script)) wrote();
       return tx.exec(script);
     },
-    transaction: <T>(fn: (t: PgSession) => Promise<T>) => tx.transaction((inner) => fn(flagging(inner, wrote))),
+    transaction: <T>(fn: (t: PgSession) => Promise<T>, closing?: Closing) => tx.transaction((inner) => fn(flagging(inner, wrote)), flaggingClosing(closing, wrote)),
   };
   return session;
+}
+
+/** `closing`, calling `wrote` when the statement it gives may write. */
+function flaggingClosing(closing: Closing | undefined, wrote: () => void): Closing | undefined {
+  return (
+    closing &&
+    (() => {
+      const st = closing();
+      if (st && mayWrite(st.text)) wrote();
+      return st;
+    })
+  );
 }

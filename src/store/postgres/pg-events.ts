@@ -9,8 +9,8 @@
 import type { BoardEvent, NewEvent } from '../../domain/events.js';
 import type { EventLog } from '../../ports/event-log.js';
 import { PRUNED_THROUGH, toBoardEvent, type EventColumns } from '../event-rows.js';
-import { all, limitSql, one, run } from './pg-rows.js';
-import type { PgRoot, PgSession } from './pg-session.js';
+import { all, limitSql, one, run, statement } from './pg-rows.js';
+import type { PgRoot, PgSession, Statement } from './pg-session.js';
 
 import { listenToChanges, NOTIFY_CHANGED } from './pg-changes.js';
 
@@ -76,11 +76,10 @@ export const EVENT_COLUMNS = 'kind, object_id, type, topics, thread_id, at';
 export const eventValues = (x: string) =>
   `${x}->>'kind', ${x}->>'objectId', ${x}->>'type', ARRAY(SELECT jsonb_array_elements_text(${x}->'topics')), ${x}->>'threadId', (${x}->>'at')::bigint`;
 
-/** Appends `events` in their order, under the lock that orders appends from every instance. */
-export async function appendEvents(db: PgSession, events: readonly NewEvent[]): Promise<void> {
+/** The statement that appends `events` in their order, under the lock that orders appends from every instance. */
+export function appendEventsStatement(events: readonly NewEvent[]): Statement {
   // One statement: the lock is taken (the CTE is read) before the rows, and their seqs, are made.
-  await run(
-    db,
+  return statement(
     `WITH l AS (SELECT ${EVENTS_LOCK}),
      e AS (INSERT INTO events (${EVENT_COLUMNS})
        SELECT ${eventValues('x')}
@@ -88,4 +87,10 @@ export async function appendEvents(db: PgSession, events: readonly NewEvent[]): 
      SELECT ${NOTIFY_CHANGED}`,
     { events: JSON.stringify(events) },
   );
+}
+
+/** Appends `events` in their order (appendEventsStatement). */
+export async function appendEvents(db: PgSession, events: readonly NewEvent[]): Promise<void> {
+  const { text, params } = appendEventsStatement(events);
+  await db.query(text, params);
 }

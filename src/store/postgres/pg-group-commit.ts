@@ -26,7 +26,7 @@
 import type { NewEvent } from '../../domain/events.js';
 import { BatchQueue, type BatchSettings, type Waiting } from '../batch-queue.js';
 import { mayRunAgain } from './pg-errors.js';
-import { appendEvents } from './pg-events.js';
+import { appendEventsStatement } from './pg-events.js';
 import type { PgSession } from './pg-session.js';
 
 /** What a job gets: the batch's connection, and where its events wait for the commit. */
@@ -68,18 +68,21 @@ export class PgGroupCommit {
     const values: unknown[] = [];
     let failed: { job: Job; err: unknown } | undefined;
     try {
-      await this.db.transaction(async (tx) => {
-        const events: NewEvent[] = [];
-        for (const job of jobs) {
-          try {
-            values.push(await job.fn(tx, events));
-          } catch (err) {
-            failed = { job, err };
-            throw err;
+      const events: NewEvent[] = [];
+      await this.db.transaction(
+        async (tx) => {
+          for (const job of jobs) {
+            try {
+              values.push(await job.fn(tx, events));
+            } catch (err) {
+              failed = { job, err };
+              throw err;
+            }
           }
-        }
-        if (events.length) await appendEvents(tx, events);
-      });
+        },
+        // Sent with COMMIT, so that the event log's lock is held for no round trip of its own.
+        () => (events.length ? appendEventsStatement(events) : undefined),
+      );
     } catch (err) {
       if (!failed) {
         // BEGIN, the events or COMMIT failed: nothing of the batch landed.

@@ -6,7 +6,7 @@ import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { liveUntil } from '../../domain/state.js';
 import { authorReputableSql, liveParams, liveSql, trustSql, type Filters } from '../sql-fragments.js';
 import { correctionsSql, standingFacts, toStoredObject, type ObjectColumns } from '../object-columns.js';
-import type { PgStatements } from './pg-session.js';
+import type { PgStatements, Statement } from './pg-session.js';
 
 export type Params = Record<string, unknown>;
 
@@ -38,6 +38,12 @@ function bind(sql: string, params: Params): [string, unknown[]] {
       return params[n];
     }),
   ];
+}
+
+/** `sql` with its `@name` placeholders bound, as a statement to send later (PgSession.transaction's closing). */
+export function statement(sql: string, params: Params = {}): Statement {
+  const [text, values] = bind(sql, params);
+  return { text, params: values };
 }
 
 export async function all<R>(db: PgStatements, sql: string, params: Params = {}): Promise<R[]> {

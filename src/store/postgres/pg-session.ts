@@ -21,10 +21,21 @@ export interface PgSession extends PgStatements {
   exec(script: string): Promise<void>;
   /**
    * Runs `fn` in one transaction on one connection: COMMIT when it resolves, ROLLBACK when it
-   * throws. On a session that is already a transaction, `fn` joins it.
+   * throws. `closing`'s statement, when there is one, runs after `fn` and just before COMMIT;
+   * where the connection pipelines, the two go out together. On a session that is already a
+   * transaction, both join it.
    */
-  transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: PgSession) => Promise<T>, closing?: Closing): Promise<T>;
 }
+
+/** A statement with its values, as query() takes them. */
+export interface Statement {
+  text: string;
+  params: readonly unknown[];
+}
+
+/** Asked for once `fn` has resolved: the transaction's last statement, if any, sent just before its COMMIT. */
+export type Closing = () => Statement | undefined;
 
 /** How a connection plans each statement: for its values (the board's default), or once (PgRoot.genericPlans). */
 export type Plans = 'custom' | 'generic';
@@ -40,7 +51,8 @@ export interface PgRoot extends PgSession {
    * A session for the write batches, whose statements are planned once per connection and then
    * run on that plan (plan_cache_mode=force_generic_plan): they read and write rows by key, and
    * planning had been a large share of each batch's time. Its connections are
-   * its own, so that a burst of reads never queues a write batch behind it.
+   * its own, so that a burst of reads never queues a write batch behind it, and pipelined: a
+   * transaction's BEGIN and COMMIT each share a round trip with a statement of its own.
    */
   genericPlans(): PgSession;
   /**
@@ -128,8 +140,11 @@ class Queries {
 }
 
 class ClientSession extends Queries implements PgSession {
-  transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T> {
-    return fn(this);
+  async transaction<T>(fn: (tx: PgSession) => Promise<T>, closing?: Closing): Promise<T> {
+    const result = await fn(this);
+    const last = closing?.();
+    if (last) await this.query(last.text, last.params);
+    return result;
   }
 }
 
@@ -251,16 +266,23 @@ const FIRST_FREED_BYTES = 4 * 2 ** 20;
 /** Awaited before a connection's first statement; failing, it costs only the gain. */
 const freeFirst = async (client: pg.ClientBase) => void (await client.query(`SELECT length(repeat('x', ${FIRST_FREED_BYTES}))`).catch(() => undefined));
 
-const poolOf = (opts: PoolOptions, plans: Plans, max: number) =>
-  new pg.Pool({ connectionString: withPlans(opts.url, plans, opts.lockTimeoutMs), max, connectionTimeoutMillis: opts.connectTimeoutMs, types, onConnect: freeFirst });
+const poolOf = (opts: PoolOptions, plans: Plans, max: number, pipeline: boolean) =>
+  // pipeline is missing from the PoolConfig typings of @types/pg.
+  new pg.Pool({ connectionString: withPlans(opts.url, plans, opts.lockTimeoutMs), max, connectionTimeoutMillis: opts.connectTimeoutMs, types, onConnect: freeFirst, pipeline } as pg.PoolConfig);
 
 /** A pool's statements, scripts and transactions: genericPlans()'s, and the root's own (PoolSession). */
 class PooledSession extends Queries implements PgSession {
   readonly #pool: pg.Pool;
   #closing: Promise<void> | null = null;
 
-  constructor(opts: PoolOptions, plans: Plans, max: number) {
-    const pool = poolOf(opts, plans, max);
+  /** `pipelined`: the pool's connections send each statement without waiting for the answer to the one before (see transaction). */
+  constructor(
+    opts: PoolOptions,
+    plans: Plans,
+    max: number,
+    private readonly pipelined = false,
+  ) {
+    const pool = poolOf(opts, plans, max, pipelined);
     super(pool);
     this.#pool = pool;
     // An idle connection the server dropped (restart, failover) is discarded by the pool; the
@@ -268,12 +290,15 @@ class PooledSession extends Queries implements PgSession {
     this.#pool.on('error', () => undefined);
   }
 
-  async transaction<T>(fn: (tx: PgSession) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: PgSession) => Promise<T>, closing?: Closing): Promise<T> {
     const client = await this.#pool.connect();
+    const tx = new ClientSession(client);
     let broken: Error | undefined;
     try {
+      if (this.pipelined) return await pipelinedTransaction(client, tx, fn, closing);
       await client.query('BEGIN');
-      const result = await fn(new ClientSession(client));
+      // The client's session joins the transaction: fn, then closing's statement.
+      const result = await tx.transaction(fn, closing);
       await client.query('COMMIT');
       return result;
     } catch (err) {
@@ -289,6 +314,30 @@ class PooledSession extends Queries implements PgSession {
   close(): Promise<void> {
     return (this.#closing ??= this.#pool.end());
   }
+}
+
+/** The settled value, or its reason thrown. */
+function settled<T>(r: PromiseSettledResult<T>): T {
+  if (r.status === 'rejected') throw r.reason;
+  return r.value;
+}
+
+/**
+ * A transaction on a pipelined connection, with two round trips fewer: BEGIN goes out with
+ * `fn`'s first statement, and COMMIT right behind `closing`'s. Only a connection that is gone
+ * fails a BEGIN, and then nothing sent after it runs either. A statement that fails aborts the
+ * transaction, and the server then answers COMMIT with a rollback, which is refused here.
+ */
+async function pipelinedTransaction<T>(client: pg.PoolClient, tx: PgSession, fn: (tx: PgSession) => Promise<T>, closing?: Closing): Promise<T> {
+  // Both settle before anything is decided: fn's statements never outlive the transaction.
+  const [begun, done] = await Promise.allSettled([client.query('BEGIN'), fn(tx)]);
+  settled(begun);
+  const result = settled(done);
+  const last = closing?.();
+  const [closed, committed] = await Promise.allSettled([last ? tx.query(last.text, last.params) : undefined, client.query('COMMIT')]);
+  settled(closed);
+  if (settled(committed).command !== 'COMMIT') throw new Error('the transaction was rolled back at COMMIT');
+  return result;
 }
 
 export class PoolSession extends PooledSession implements PgRoot {
@@ -308,7 +357,7 @@ export class PoolSession extends PooledSession implements PgRoot {
 
   genericPlans(): PgSession {
     // Opens nothing until its first query.
-    return (this.#generic ??= new PooledSession(this.#opts, 'generic', this.#opts.genericMax ?? 4));
+    return (this.#generic ??= new PooledSession(this.#opts, 'generic', this.#opts.genericMax ?? 4, true));
   }
 
   pipeline(): PgStatements {
