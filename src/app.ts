@@ -20,6 +20,8 @@ import { cors } from './web/middleware/cors.js';
 import { limits } from './web/middleware/limits.js';
 import { requestContext } from './web/middleware/request-context.js';
 import { signatures } from './web/middleware/signature.js';
+import { spaceTokens } from './web/middleware/space-token.js';
+import { TOKEN_PREFIX } from './service/spaces.js';
 import { answerProblems } from './web/problem-answers.js';
 import { Router } from './web/router.js';
 import type { TransportDeps, WebSettings } from './web/services.js';
@@ -36,11 +38,11 @@ export interface AppWiring extends BoardServices {
 /** The service layer with the settings one transport reads. */
 function forTransport<S>(w: AppWiring, settings: S): TransportDeps<S> {
   const web: WebSettings = { trustProxy: w.config.trustProxy, maxBodyBytes: w.config.maxBodyBytes, voterSecret: w.voterSecret };
-  const { board, searcher, events, readCache, keys, quarantines, health, registry, clock, log, metrics } = w;
-  return { board, searcher, events, readCache, keys, quarantines, health, registry, clock, log, metrics, web, settings };
+  const { board, searcher, events, readCache, keys, quarantines, spaces, health, registry, clock, log, metrics } = w;
+  return { board, searcher, events, readCache, keys, quarantines, spaces, health, registry, clock, log, metrics, web, settings };
 }
 
-/** Signatures first, then rate limits: signed callers are limited per author, not per address. */
+/** Signatures first, then space tokens, then rate limits: signed callers are limited per author and tokens per token, not per address. */
 function guard(app: Hono<AppEnv>, w: AppWiring) {
   const { config, kv, clock, log } = w;
   const s = config.signatures;
@@ -66,6 +68,7 @@ function guard(app: Hono<AppEnv>, w: AppWiring) {
       onKvError: (err) => log.warn({ err }, 'kv store failed; a signed request was refused'),
     }),
   );
+  app.use(spaceTokens({ prefix: TOKEN_PREFIX, activeToken: (secret) => w.spaces.activeToken(secret) }));
   app.use(limited.middleware);
   return limited;
 }
@@ -75,7 +78,7 @@ export function createApp(services: AppWiring): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const router = new Router(app);
   app.use(requestContext({ baseUrl: config.baseUrl, trustProxy: config.trustProxy, metrics, log }));
-  app.use(cors('GET, HEAD, POST, DELETE'));
+  app.use(cors('GET, HEAD, POST, PUT, DELETE'));
   // Before signatures and rate limits: a request the board cannot serve now costs it nothing more.
   app.use(admission(config.shedding, () => metrics.shed()));
   const { chargeWrite } = guard(app, services);

@@ -21,6 +21,7 @@ import type { Kv } from './ports/kv.js';
 import type { Store } from './ports/store.js';
 import { EmbedWorker } from './service/search/embed-worker.js';
 import { Quarantines } from './service/quarantine.js';
+import { Spaces } from './service/spaces.js';
 import { PublishVectors } from './service/search/publish-vectors.js';
 import { Searcher } from './service/search/search.js';
 import { LocalEmbedder } from './embed/local-embedder.js';
@@ -217,6 +218,7 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
     readCache,
     keys: new Keys({ identity: store.identity, clock }),
     quarantines: new Quarantines({ store, clock, ids, limits: config.limits }),
+    spaces: new Spaces({ store, clock, ids, limits: config.spaces }),
     health: new Health({ store, kv, searcher }),
     registry: new RegistryRecords({ registry: store.registry, board, registryUrl: config.registry.url }),
   };

@@ -181,6 +181,11 @@ const EnvSchema = z.object({
   QUARANTINE_BATCH: int(1, 100_000).default(500),
   /** How long a quarantine waits for writes already in flight to end before its last pass (PostgreSQL). */
   QUARANTINE_SETTLE_WAIT_MS: int(0, 600_000).default(5000),
+  /** Spaces: the longest lifetime a token may be given, tokens per space (revoked ones count), members per space, spaces per key. */
+  SPACE_TOKEN_MAX_SECONDS: int(60).default(365 * 86_400),
+  SPACE_TOKENS_MAX: int(1, 100_000).default(100),
+  SPACE_MEMBERS_MAX: int(1, 100_000).default(1000),
+  SPACES_PER_KEY_MAX: int(1, 100_000).default(50),
   /** How many supersedes an object page follows to link the newest version of what it shows. */
   SUPERSEDE_CHAIN_MAX: int(1, 1000).default(100),
   EXPIRING_FRACTION: z.coerce.number().gt(0).lt(1).default(0.1),

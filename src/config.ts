@@ -6,6 +6,7 @@
  */
 import type { VectorIndexSettings } from './ports/search-index.js';
 import type { BoardLimits } from './domain/limits.js';
+import type { SpaceLimits } from './domain/spaces.js';
 import { CheckedEnvSchema, type Env } from './config-env.js';
 
 export type { Env } from './config-env.js';
@@ -103,6 +104,7 @@ export interface Config {
   /** Connections the kernel queues for the process before it accepts them. */
   listenBacklog: number;
   limits: BoardLimits;
+  spaces: SpaceLimits;
 }
 
 export class ConfigError extends Error {
@@ -270,6 +272,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     listenBacklog: e.LISTEN_BACKLOG,
     limits: limitSettings(e),
+    spaces: { tokenMaxSeconds: e.SPACE_TOKEN_MAX_SECONDS, tokensMax: e.SPACE_TOKENS_MAX, membersMax: e.SPACE_MEMBERS_MAX, perKeyMax: e.SPACES_PER_KEY_MAX },
   };
   return deepFreeze(config);
 }

@@ -18,6 +18,8 @@ export type ErrorCode =
   | 'key-directory-unavailable'
   | 'forbidden'
   | 'supersede-conflict'
+  | 'token-invalid'
+  | 'space-conflict'
   | 'quarantined'
   | 'rate-limited'
   | 'internal-error'

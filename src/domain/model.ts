@@ -1,4 +1,5 @@
 /** The board's records as the domain sees them: times in epoch milliseconds, camelCase. */
+import type { SpaceToken } from './spaces.js';
 export type ObjectType = 'finding' | 'request' | 'response' | 'artifact' | 'status';
 export type RootType = Exclude<ObjectType, 'response'>;
 export type TrustLevel = 'signed' | 'domain-verified' | 'reputable';
@@ -53,8 +54,10 @@ export const ANONYMOUS_VOTER = 'anon:';
 /** Who is acting: a signed author, or an anonymous client known by a keyed hash of its address. */
 export interface Actor {
   author: AuthorRef | null;
-  /** Stable voter identity: the author id when signed, else `anon:<hmac(address)>`. */
+  /** Stable voter identity: the author id when signed, `token:<id>` for a space token, else `anon:<hmac(address)>`. */
   voterId: string;
+  /** The space token the request carries, active when it was read (domain/spaces.ts); absent or null without one. */
+  token?: SpaceToken | null;
 }
 
 /** The parameters that make an object live; the store applies them in its queries. */

@@ -10,6 +10,7 @@ import { registerReadRoutes } from './routes/reads.js';
 import { registerVoteRoutes } from './routes/votes.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerServerRoutes } from './routes/servers.js';
+import { registerSpaceRoutes } from './routes/spaces.js';
 import { registerTopicRoutes } from './routes/topics.js';
 import type { ApiDeps } from './settings.js';
 
@@ -24,6 +25,7 @@ export function registerApi(router: Router, s: ApiDeps): void {
   registerAdminRoutes(router, s);
   registerServerRoutes(router, s);
   registerKeyRoutes(router, s);
+  registerSpaceRoutes(router, s);
   // Last: it describes every route registered before it.
   registerDescriptionRoutes(router, s);
 }

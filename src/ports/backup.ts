@@ -6,7 +6,7 @@
 import type { StoredObject } from '../domain/model.js';
 
 /** The records a backup carries besides objects, in the order a restore writes them. */
-export const BACKED_UP_TABLES = ['votes', 'keys', 'reputable_authors', 'registry_servers', 'registry_tools', 'registry_events', 'registry_sync', 'quarantines', 'moderation_log'] as const;
+export const BACKED_UP_TABLES = ['votes', 'keys', 'reputable_authors', 'registry_servers', 'registry_tools', 'registry_events', 'registry_sync', 'quarantines', 'moderation_log', 'spaces', 'space_members', 'space_tokens'] as const;
 export type BackedUpTable = (typeof BACKED_UP_TABLES)[number];
 
 /** A row as a backup holds it: column names to strings, numbers, booleans or null. */

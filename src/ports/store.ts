@@ -12,6 +12,7 @@ import type { Backups } from './backup.js';
 import type { EventLog } from './event-log.js';
 import type { IdentityStore } from './identity-store.js';
 import type { ModerationStore } from './moderation-store.js';
+import type { SpaceStore } from './space-store.js';
 import type { NewObject, ObjectStore } from './object-store.js';
 import type { RegistryStore } from './registry-store.js';
 import type { SearchIndex } from './search-index.js';
@@ -45,6 +46,8 @@ export interface Store {
   readonly events: EventLog;
   /** Quarantines of sources and the moderators' audit log. */
   readonly moderation: ModerationStore;
+  /** Private spaces: their members and tokens. */
+  readonly spaces: SpaceStore;
   /** Everything the store holds, read in one snapshot for a backup, and written back by a restore. */
   readonly backups: Backups;
 

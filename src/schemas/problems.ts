@@ -93,6 +93,18 @@ export const PROBLEMS: Record<ErrorCode, ProblemKind> = {
     explanation:
       'The object named in `supersedes` is already superseded (its `superseded_by` names the object that replaced it: supersede the newest version instead) or withdrawn. A supersede that was already applied with the same body answers the object it created, with `deduplicated: true`.',
   },
+  'token-invalid': {
+    status: 401,
+    title: 'Token not valid',
+    explanation:
+      'The request carries `Authorization: Bearer` with a space token the board does not accept: it is unknown, revoked or past its expiry (the answer is the same for each). Ask an admin of the space for a new token, or send the request without it to read the public commons.',
+  },
+  'space-conflict': {
+    status: 409,
+    title: 'Space conflict',
+    explanation:
+      'The change would break a rule of spaces: the slug is already taken by another space (choose another), or it would leave a space without an admin (make another member admin first).',
+  },
   quarantined: {
     status: 403,
     title: 'Source quarantined',

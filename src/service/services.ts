@@ -7,6 +7,7 @@ import type { EventHub } from './event-hub.js';
 import type { Health } from './health.js';
 import type { Keys } from './keys.js';
 import type { Quarantines } from './quarantine.js';
+import type { Spaces } from './spaces.js';
 import type { ReadCache } from './read-cache.js';
 import type { RegistryRecords } from './registry/records.js';
 import type { Searcher } from './search/search.js';
@@ -22,6 +23,8 @@ export interface BoardServices {
   keys: Keys;
   /** Quarantines of sources, and the moderators' audit log. */
   quarantines: Quarantines;
+  /** Private spaces: members, tokens, and who may read and write in each. */
+  spaces: Spaces;
   health: Health;
   registry: RegistryRecords;
   clock: Clock;

@@ -34,6 +34,10 @@ export const TABLES: Record<BackedUpTable, TableShape> = {
   registry_sync: { columns: ['id', 'attempted_at', 'ok', 'error', 'succeeded_at', 'entries'], orderBy: 'id', booleans: ['ok'] },
   quarantines: { columns: ['id', 'keyid', 'domain', 'reason', 'created_at', 'lifted_at', 'affected'], orderBy: 'id' },
   moderation_log: { columns: ['seq', 'action', 'target', 'reason', 'affected', 'at'], orderBy: 'seq', identity: 'seq' },
+  // Members and tokens name their space: restored after it. Tokens keep only their secret's hash.
+  spaces: { columns: ['slug', 'name', 'created_at'], orderBy: 'slug' },
+  space_members: { columns: ['space', 'keyid', 'role', 'added_at'], orderBy: 'space, keyid' },
+  space_tokens: { columns: ['id', 'space', 'name', 'role', 'hash', 'created_at', 'expires_at', 'revoked_at'], orderBy: 'id' },
 };
 
 /** A row read from an engine, in the shared form: booleans as booleans, big integers as numbers. */

@@ -1,5 +1,6 @@
 /** The Hono environment of this app: what middleware hands to handlers. */
 import type { Actor } from '../domain/model.js';
+import type { SpaceToken } from '../domain/spaces.js';
 import type { VerifiedSignature } from '../identity/verify.js';
 
 export interface AppEnv {
@@ -15,6 +16,8 @@ export interface AppEnv {
     htmlPage: boolean;
     /** A signed request's verified signature (middleware/signature.ts). */
     signature: VerifiedSignature;
+    /** The active space token the request carries (middleware/space-token.ts). */
+    token: SpaceToken;
     /** The body, when the signature middleware already read it for its digest. */
     rawBody: Uint8Array;
   };

@@ -66,11 +66,19 @@ class AnonymousActor implements Actor {
   }
 }
 
-/** Who is acting: the signed author the signature middleware set, else an anonymous caller. Made on first use: most requests (reads) never ask. */
+/**
+ * Who is acting: the signed author the signature middleware set, else an anonymous caller, with
+ * the space token the request carries. A token's holder votes as the token. Made on first use:
+ * most requests (reads) never ask.
+ */
 export function actorOf(c: Ctx, s: { web: WebSettings }): Actor {
   let actor = c.get('actor');
+  const token = c.get('token') ?? null;
   if (!actor) {
-    actor = new AnonymousActor(c, s.web);
+    actor = token ? { author: null, voterId: `token:${token.id}`, token } : new AnonymousActor(c, s.web);
+    c.set('actor', actor);
+  } else if (token && actor.token !== token) {
+    actor = { author: actor.author, voterId: actor.voterId, token };
     c.set('actor', actor);
   }
   return actor;

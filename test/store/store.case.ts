@@ -14,6 +14,7 @@ import type { Store } from '../../src/ports/store.js';
 import type { ProbeOutcome, RegistryEntry } from '../../src/domain/registry.js';
 import { ON_CI } from '../helpers/ci.js';
 import { publishObject } from '../helpers/publish.js';
+import { spacesContract } from './spaces.case.js';
 
 export interface StoreContractOptions {
   name: string;
@@ -1083,6 +1084,8 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         expect(await r.getServer('com.d/x')).toMatchObject({ outcome: 'sse-remote', nextProbeAt: null });
       });
     });
+
+    spacesContract(() => store, () => clock.now());
 
     describe('identity', () => {
       it('registers a key once and reads it back', async () => {

@@ -338,4 +338,34 @@ CREATE INDEX objects_author_domain ON objects (author_domain) WHERE author_domai
 CREATE INDEX votes_voter ON votes (voter_id);
 CREATE INDEX votes_voter_domain ON votes (voter_domain) WHERE voter_domain IS NOT NULL;`,
   },
+  {
+    version: 14,
+    // Private spaces beside the commons (ports/space-store.ts): members are keys with a role, and
+    // a token is kept only as the hash of its secret.
+    name: 'spaces, their members and their tokens',
+    sql: `CREATE TABLE spaces (
+  slug text COLLATE "C" PRIMARY KEY,
+  name text NOT NULL,
+  created_at bigint NOT NULL
+);
+CREATE TABLE space_members (
+  space text COLLATE "C" NOT NULL REFERENCES spaces (slug),
+  keyid text COLLATE "C" NOT NULL,
+  role text NOT NULL CHECK (role IN ('reader', 'writer', 'admin')),
+  added_at bigint NOT NULL,
+  PRIMARY KEY (space, keyid)
+);
+CREATE INDEX space_members_keyid ON space_members (keyid);
+CREATE TABLE space_tokens (
+  id text COLLATE "C" PRIMARY KEY,
+  space text COLLATE "C" NOT NULL REFERENCES spaces (slug),
+  name text NOT NULL,
+  role text NOT NULL CHECK (role IN ('reader', 'writer')),
+  hash text COLLATE "C" NOT NULL UNIQUE,
+  created_at bigint NOT NULL,
+  expires_at bigint,
+  revoked_at bigint
+);
+CREATE INDEX space_tokens_space ON space_tokens (space, id);`,
+  },
 ];

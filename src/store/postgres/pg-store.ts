@@ -20,6 +20,8 @@ import { mapPgErrors } from './pg-errors.js';
 import { PgEvents } from './pg-events.js';
 import type { BatchSettings } from '../batch-queue.js';
 import { PgGroupCommit } from './pg-group-commit.js';
+import { PgSpaces } from './pg-spaces.js';
+import type { SpaceStore } from '../../ports/space-store.js';
 import { PgIdentity } from './pg-identity.js';
 import { pgMigrations } from './pg-migrations.js';
 import { PgObjects } from './pg-objects.js';
@@ -66,6 +68,7 @@ export class PgStore implements Store {
   readonly identity: IdentityStore;
   readonly events: EventLog;
   readonly moderation: ModerationStore;
+  readonly spaces: SpaceStore;
   readonly backups: Backups;
   readonly #db: PgRoot;
   readonly #opts: PgStoreOptions;
@@ -97,6 +100,7 @@ export class PgStore implements Store {
     this.identity = mapPgErrors(new PgIdentity(db));
     this.events = mapPgErrors(new PgEvents(db, db));
     this.moderation = mapPgErrors(new PgModeration(db));
+    this.spaces = mapPgErrors(new PgSpaces(db));
     // A constructor may return another object: callers get the mapped instance.
     return mapPgErrors(this);
   }

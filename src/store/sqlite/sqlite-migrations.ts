@@ -363,4 +363,36 @@ CREATE INDEX votes_voter ON votes (voter_id);
 CREATE INDEX votes_voter_domain ON votes (voter_domain) WHERE voter_domain IS NOT NULL;
 `,
   },
+  {
+    version: 18,
+    // Private spaces beside the commons (ports/space-store.ts): members are keys with a role, and
+    // a token is kept only as the hash of its secret.
+    name: 'spaces, their members and their tokens',
+    sql: `
+CREATE TABLE spaces (
+  slug TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE space_members (
+  space TEXT NOT NULL REFERENCES spaces (slug),
+  keyid TEXT NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('reader', 'writer', 'admin')),
+  added_at INTEGER NOT NULL,
+  PRIMARY KEY (space, keyid)
+);
+CREATE INDEX space_members_keyid ON space_members (keyid);
+CREATE TABLE space_tokens (
+  id TEXT PRIMARY KEY,
+  space TEXT NOT NULL REFERENCES spaces (slug),
+  name TEXT NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('reader', 'writer')),
+  hash TEXT NOT NULL UNIQUE,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER,
+  revoked_at INTEGER
+);
+CREATE INDEX space_tokens_space ON space_tokens (space, id);
+`,
+  },
 ];

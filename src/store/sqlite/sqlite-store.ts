@@ -38,6 +38,8 @@ import { SqliteMemoryVectors, SqliteScanVectors, type SqliteVectorLeg, type Sqli
 import type { VectorIndexSettings } from '../vector-memory.js';
 import { SqliteVotes } from './sqlite-votes.js';
 import { SqliteModeration } from './sqlite-moderation.js';
+import { SqliteSpaces } from './sqlite-spaces.js';
+import type { SpaceStore } from '../../ports/space-store.js';
 import type { ModerationStore } from '../../ports/moderation-store.js';
 
 export interface SqliteStoreOptions {
@@ -70,6 +72,7 @@ export class SqliteStore implements Store {
   readonly identity: IdentityStore;
   readonly events: EventLog;
   readonly moderation: ModerationStore;
+  readonly spaces: SpaceStore;
   readonly backups: Backups;
   readonly #events: SqliteEvents;
   readonly #db: Database.Database;
@@ -133,6 +136,7 @@ export class SqliteStore implements Store {
     this.backups = guard(new SqliteBackups(this.#db, path, sql), gate);
     const moderation = new SqliteModeration(sql);
     this.moderation = guard(moderation, gate);
+    this.spaces = guard(new SqliteSpaces(this.#db, sql), gate);
     // The transaction holding the gate works through these: they must not wait for it.
     this.#inside = { objects: guard(objects, null), votes: guard(votes, null), identity: guard(identity, null), events: guard(this.#events, null), moderation: guard(moderation, null) };
     this.#commits = new GroupCommit(this.#db, gate, Math.max(1, Math.trunc(opts.groupCommitMax ?? 64)), (ok) => this.#events.committed(ok));

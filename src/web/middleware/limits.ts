@@ -1,5 +1,5 @@
 /**
- * Who is charged for what: signed callers per author, anonymous ones per address; reads (and an
+ * Who is charged for what: signed callers per author, space tokens per token, anonymous ones per address; reads (and an
  * MCP exchange) against the read policy, everything else against a write policy. /health and
  * /metrics come from infrastructure, not agents, and are never limited.
  */
@@ -34,11 +34,14 @@ export function limits(r: LimitSettings, deps: { kv: Kv; clock: Clock; trustProx
   const anonWrites: RatePolicy = { name: 'writes', limit: r.anonWrites, windowSeconds: r.writeWindowSeconds };
   const signedWrites: RatePolicy = { name: 'signed-writes', limit: r.signedWrites, windowSeconds: r.writeWindowSeconds };
   const reads: RatePolicy = { name: 'reads', limit: r.reads, windowSeconds: r.readWindowSeconds };
+  // A space token is counted as a key is: per token, whatever address it comes from.
   const callerKey = (c: Context<AppEnv>) => {
     const author = c.get('signature')?.keyid;
-    return author ? `author:${author}` : clientAddress(c, trustProxy);
+    if (author) return `author:${author}`;
+    const token = c.get('token')?.id;
+    return token ? `token:${token}` : clientAddress(c, trustProxy);
   };
-  const writePolicy = (c: Context<AppEnv>) => ({ policy: c.get('signature') ? signedWrites : anonWrites, key: callerKey(c) });
+  const writePolicy = (c: Context<AppEnv>) => ({ policy: c.get('signature') || c.get('token') ? signedWrites : anonWrites, key: callerKey(c) });
   const chargeOrThrow = async (policy: RatePolicy, key: string) => {
     const left = await charge(kv, policy, key, clock.now(), onKvError);
     if (left?.over) throw new RateLimitedError(left.resetSeconds, policy.name);
