@@ -17,6 +17,7 @@ export interface WrittenFields {
   sourceUrl: string | null;
   parentId: string | null;
   author: AuthorRef | null;
+  space?: string | null;
 }
 
 export function derivedFields(o: WrittenFields): { title: string; injectionSuspected: boolean; dedupeKey: string } {
@@ -32,6 +33,7 @@ export function derivedFields(o: WrittenFields): { title: string; injectionSuspe
       content: o.content,
       topics: o.topics,
       sourceUrl: o.sourceUrl,
+      space: o.space ?? null,
     }),
   };
 }

@@ -40,6 +40,8 @@ export interface StoredObject {
   corrections: Correction[];
   /** Set at publish time by the prompt-injection heuristic. */
   injectionSuspected: boolean;
+  /** The space the object belongs to (domain/spaces.ts); null for the public commons. Replies are in their root's. */
+  space: string | null;
 }
 
 /** A live object named as the correction of another, with how many distinct voters named it. */
@@ -64,6 +66,11 @@ export interface Actor {
 export interface LiveCriteria {
   now: number;
   disputeMinContradictions: number;
+  /**
+   * Where "live" is read: the commons (null or absent) or one space. Every listing, count and
+   * search leg reads one scope only, so one left unset reads the commons alone.
+   */
+  space?: string | null;
 }
 
 /** One voter's vote on an object, with what they said for it. */

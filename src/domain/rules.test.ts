@@ -80,6 +80,7 @@ const base: StoredObject = {
   corrections: [],
   quarantined: false,
   injectionSuspected: false,
+  space: null,
 };
 const live = { now: NOW, disputeMinContradictions: 2 };
 

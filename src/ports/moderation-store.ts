@@ -40,6 +40,7 @@ export interface Touched {
   topics: string[];
   parentId: string | null;
   authorId: string | null;
+  space: string | null;
 }
 
 export interface ModerationStore {

@@ -12,6 +12,8 @@ import type { ObjectVector } from './embed-queue.js';
 export interface NewObject
   extends Pick<StoredObject, 'id' | 'type' | 'title' | 'content' | 'topics' | 'sourceUrl' | 'parentId' | 'author' | 'createdAt' | 'expiresAt' | 'injectionSuspected'> {
   dedupeKey: string;
+  /** The space it is written into; absent or null for the commons. The board's writes always say which. */
+  space?: string | null;
   /** The earlier object this one replaces (domain/supersede.ts). */
   supersedes?: string | null;
   /** Imports may carry counts; publishing starts at zero. */

@@ -99,6 +99,7 @@ export class Board {
         sourceUrl: input.source_url ?? null,
         parentId: null,
         expiresAt: expiresAt!,
+        space: null,
       },
       actor,
       live,
@@ -133,6 +134,8 @@ export class Board {
         sourceUrl: input.source_url ?? null,
         parentId,
         expiresAt: expiresAt!,
+        // A reply belongs to its root's space.
+        space: parent.space,
       },
       actor,
       live,
@@ -337,6 +340,7 @@ export class Board {
       sourceUrl: string | null;
       parentId: string | null;
       expiresAt: number;
+      space: string | null;
     },
     actor: Actor,
     live: LiveCriteria,
@@ -353,6 +357,7 @@ export class Board {
       author,
       createdAt: live.now,
       expiresAt: o.expiresAt,
+      space: o.space,
       ...derivedFields({ ...o, author }),
     };
     await refuseQuarantined(this.deps.store, actor);

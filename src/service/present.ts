@@ -26,11 +26,13 @@ export interface PresentContext {
 }
 
 /**
- * An object as exports and backups write it: its words kept, and where it was written by a
- * quarantined source, the two facts the shown `hidden` state folds together.
+ * An object as exports and backups write it: its words kept, its space when it has one, and
+ * where it was written by a quarantined source, the two facts the shown `hidden` state folds
+ * together.
  */
-export function exportedObject(o: StoredObject, ctx: PresentContext): BoardObject & { hidden?: boolean; quarantined?: boolean } {
-  const shown = presentObject(o, ctx, { unblanked: true });
+export function exportedObject(o: StoredObject, ctx: PresentContext): BoardObject & { hidden?: boolean; quarantined?: boolean; space?: string } {
+  const shown: BoardObject & { hidden?: boolean; quarantined?: boolean; space?: string } = presentObject(o, ctx, { unblanked: true });
+  if (o.space !== null) shown.space = o.space;
   return o.quarantined ? Object.assign(shown, { hidden: o.hidden, quarantined: true }) : shown;
 }
 

@@ -53,7 +53,7 @@ async function settled(store: Store, old: StoredObject | null, row: NewObject, o
 }
 
 const dedupeKeyOf = (o: StoredObject): string =>
-  derivedFields({ type: o.type, title: o.title, content: o.content, topics: o.topics, sourceUrl: o.sourceUrl, parentId: o.parentId, author: o.author }).dedupeKey;
+  derivedFields({ type: o.type, title: o.title, content: o.content, topics: o.topics, sourceUrl: o.sourceUrl, parentId: o.parentId, author: o.author, space: o.space }).dedupeKey;
 
 /**
  * The newest version of `o`: its superseded_by followed to the end, at most `maxHops` steps

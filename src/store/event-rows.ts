@@ -12,6 +12,8 @@ export interface EventColumns {
   type: ObjectType;
   thread_id: string;
   at: number;
+  /** '' for the commons. */
+  space: string;
 }
 
 export const toBoardEvent = (r: EventColumns, topics: string[]): BoardEvent => ({
@@ -22,4 +24,5 @@ export const toBoardEvent = (r: EventColumns, topics: string[]): BoardEvent => (
   topics,
   threadId: r.thread_id,
   at: r.at,
+  space: r.space || null,
 });

@@ -11,10 +11,11 @@ import type { CandidateColumns } from './object-columns.js';
 /** Facts kept at most (about 150 bytes each): past this many, the kept ones are dropped. */
 const FACTS_KEPT = 100_000;
 
-/** A nearest object's candidate columns and the instant it stops being live. */
+/** A nearest object's candidate columns, the instant it stops being live, and its space ('' for the commons). */
 export interface SeqFacts {
   columns: CandidateColumns;
   liveUntil: number;
+  space: string;
 }
 
 export class KeptFacts {
@@ -28,8 +29,8 @@ export class KeptFacts {
     private readonly max = FACTS_KEPT,
   ) {}
 
-  /** The columns of each of `seqs` that is live at `now`, in their order (undefined where not), with facts read under `mark`. */
-  async liveAmong(mark: string | number, seqs: readonly number[], now: number): Promise<(CandidateColumns | undefined)[]> {
+  /** The columns of each of `seqs` that is live at `now` in `space` (null: the commons), in their order (undefined where not), with facts read under `mark`. */
+  async liveAmong(mark: string | number, seqs: readonly number[], now: number, space: string | null | undefined): Promise<(CandidateColumns | undefined)[]> {
     if (this.#mark !== mark) {
       this.#mark = mark;
       this.#bySeq = new Map();
@@ -45,6 +46,7 @@ export class KeptFacts {
       for (const seq of missing) kept.set(seq, read.get(seq) ?? null);
       seqs.forEach((seq, i) => (facts[i] ??= read.get(seq) ?? null));
     }
-    return facts.map((f) => (f && now < f.liveUntil ? f.columns : undefined));
+    const scope = space ?? '';
+    return facts.map((f) => (f && now < f.liveUntil && f.space === scope ? f.columns : undefined));
   }
 }

@@ -50,6 +50,8 @@ export interface ObjectColumns<Flag> extends StandingColumns<Flag> {
   last_verified_at: number | null;
   injection: Flag;
   supersedes: string | null;
+  /** '' for the commons. */
+  space: string;
   reply_count: number;
   /** [[id, voters], …] most named first (CORRECTIONS_SQL): JSON text, or as the driver parsed it; null for none. */
   corrections: string | [string, number][] | null;
@@ -92,6 +94,7 @@ export function toStoredObject<Flag>(row: ObjectColumns<Flag>, topics: string[],
     supersededBy: row.superseded_by,
     corrections: correctionsOf(row.corrections),
     injectionSuspected: flag(row.injection),
+    space: row.space || null,
   };
 }
 
@@ -156,6 +159,7 @@ export function objectParams(o: NewObject & { hidden?: boolean; withdrawn?: bool
     supersededBy: facts.supersededBy,
     liveUntil: liveUntil(facts, minContradictions),
     dedupeKey: o.dedupeKey,
+    space: o.space ?? '',
   };
 }
 
@@ -183,6 +187,7 @@ function insertedColumns(p: ReturnType<typeof objectParams>, seq: number, inject
     withdrawn: p.withdrawn,
     superseded_by: p.supersededBy,
     supersedes: p.supersedes,
+    space: p.space,
     injection,
     reply_count: 0,
     corrections: null,

@@ -4,11 +4,17 @@
  */
 import type { LiveCriteria, TrustLevel } from '../domain/model.js';
 
-/** "Live" on the table aliased `alias` (parameter @now): the stored form of domain/state.ts `liveUntil`. */
-export const liveSql = (alias: string) => `${alias}.live_until > @now`;
+/**
+ * "Live" in the scope read, on the table aliased `alias` (parameters @now and @space): the
+ * stored form of domain/state.ts `liveUntil`, in one space or the commons (space '').
+ */
+export const liveSql = (alias: string) => `${alias}.live_until > @now AND ${alias}.space = @space`;
 
-/** The parameters `liveSql` and `vectorWantedSql` read. */
-export const liveParams = (live: LiveCriteria) => ({ now: live.now });
+/** "Live" by time alone: for rows that share the space of one already read (an object's replies). */
+export const liveTimeSql = (alias: string) => `${alias}.live_until > @now`;
+
+/** The parameters `liveSql`, `liveTimeSql` and `vectorWantedSql` read. */
+export const liveParams = (live: LiveCriteria) => ({ now: live.now, space: live.space ?? '' });
 
 /**
  * Whether the object on the table aliased `alias` still wants a vector (parameter @now): the

@@ -141,7 +141,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
         await publishObject(store, first, live());
         await publishObject(store, obj({ dedupeKey: 'k' }), live());
         const events = await store.events.after(0, 10);
-        expect(events).toEqual([{ seq: events[0]!.seq, kind: 'created', objectId: first.id, type: 'finding', topics: ['a', 'b'], threadId: first.id, at: T0 }]);
+        expect(events).toEqual([{ seq: events[0]!.seq, kind: 'created', objectId: first.id, type: 'finding', topics: ['a', 'b'], threadId: first.id, at: T0, space: null }]);
       });
 
       it('lands concurrent publishes in the order asked, their events too', async () => {
@@ -1085,7 +1085,7 @@ export function runStoreContract({ name, makeStore }: StoreContractOptions): voi
       });
     });
 
-    spacesContract(() => store, () => clock.now());
+    spacesContract(() => store, () => clock.now(), { obj, live });
 
     describe('identity', () => {
       it('registers a key once and reads it back', async () => {

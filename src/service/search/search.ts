@@ -215,7 +215,7 @@ export class Searcher {
    */
   #lexicalLeg(q: LexicalQuery, query: SearchQuery): Promise<LexicalHit[]> {
     const enough = query.mode === 'lexical' ? query.limit : q.limit;
-    const key = `lexical-leg ${JSON.stringify([q.terms, q.stemmed ?? false, q.types ?? [], q.topics ?? [], q.minTrust ?? null, q.limit, enough])}`;
+    const key = `lexical-leg ${JSON.stringify([q.live.space ?? null, q.terms, q.stemmed ?? false, q.types ?? [], q.topics ?? [], q.minTrust ?? null, q.limit, enough])}`;
     const compute = async () => {
       const hits = await this.#lexical(q, enough, query.limit);
       return { value: hits, size: this.#asked.seenBefore(key) ? lexicalSize(hits) : null };
@@ -263,7 +263,7 @@ export class Searcher {
    * change mark with every vector written or taken in, as with every other write.
    */
   #semanticLeg(q: string, filters: Pick<SemanticQuery, 'types' | 'topics' | 'minTrust'>, limit: number, live: LiveCriteria): Promise<{ vector: Float32Array; hits: SemanticHit[] } | null> {
-    const key = `semantic-leg ${JSON.stringify([this.deps.embedder?.model, q, filters.types ?? [], filters.topics ?? [], filters.minTrust ?? null, limit])}`;
+    const key = `semantic-leg ${JSON.stringify([live.space ?? null, this.deps.embedder?.model, q, filters.types ?? [], filters.topics ?? [], filters.minTrust ?? null, limit])}`;
     const compute = async () => {
       const vector = await this.#queryVector(q);
       if (!vector) return { value: null, size: null };

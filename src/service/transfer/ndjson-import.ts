@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { BoardLimits } from '../../domain/limits.js';
+import { spaceSlug } from '../../schemas/spaces.js';
 import type { RootType } from '../../domain/model.js';
 import { derivedFields } from '../../domain/derived.js';
 import { earnedTrust } from '../../domain/reputation.js';
@@ -47,6 +48,8 @@ export const ImportLine = z.object({
   superseded_by: ulid.nullable().optional(),
   /** Written by a quarantined source; `hidden` then says whether a moderator hid it too. */
   quarantined: z.boolean().optional(),
+  /** The space the object belongs to; absent for the commons. */
+  space: spaceSlug.optional(),
   hidden: z.boolean().optional(),
 });
 
@@ -75,7 +78,7 @@ export function toBulkObject(value: unknown, line: number, now: number, limits: 
   const lifetimeType: RootType = d.type === 'response' ? 'finding' : d.type;
   const expiresAt = d.expires_at ? Date.parse(d.expires_at) : createdAt + limits.lifetimes[lifetimeType].defaultSeconds * 1000;
   const author = d.author ? { id: d.author.id, trustLevel: earnedTrust(d.author.trust_level, d.author.domain), domain: d.author.domain } : null;
-  const written = { type: d.type, title: d.title, content: d.content, topics: d.topics, sourceUrl: d.source_url ?? null, parentId, author };
+  const written = { type: d.type, title: d.title, content: d.content, topics: d.topics, sourceUrl: d.source_url ?? null, parentId, author, space: d.space ?? null };
   return {
     ...written,
     ...derivedFields(written),

@@ -33,7 +33,7 @@ export class PgEvents implements EventLog {
   }
 
   async after(seq: number, limit: number): Promise<BoardEvent[]> {
-    const rows = await all<EventRow>(this.db, `SELECT seq, kind, object_id, type, topics, thread_id, at FROM events WHERE seq > @seq ORDER BY seq ${limitSql(limit)}`, { seq });
+    const rows = await all<EventRow>(this.db, `SELECT seq, kind, object_id, type, topics, thread_id, at, space FROM events WHERE seq > @seq ORDER BY seq ${limitSql(limit)}`, { seq });
     return rows.map((r) => toBoardEvent(r, r.topics));
   }
 
@@ -72,9 +72,9 @@ export class PgEvents implements EventLog {
 export const EVENTS_LOCK = `pg_advisory_xact_lock(hashtextextended('agentboard-events:' || current_schema(), 0))`;
 
 /** The events table's columns, and their values from the NewEvent `x` (jsonb). */
-export const EVENT_COLUMNS = 'kind, object_id, type, topics, thread_id, at';
+export const EVENT_COLUMNS = 'kind, object_id, type, topics, thread_id, at, space';
 export const eventValues = (x: string) =>
-  `${x}->>'kind', ${x}->>'objectId', ${x}->>'type', ARRAY(SELECT jsonb_array_elements_text(${x}->'topics')), ${x}->>'threadId', (${x}->>'at')::bigint`;
+  `${x}->>'kind', ${x}->>'objectId', ${x}->>'type', ARRAY(SELECT jsonb_array_elements_text(${x}->'topics')), ${x}->>'threadId', (${x}->>'at')::bigint, coalesce(${x}->>'space', '')`;
 
 /** The statement that appends `events` in their order, under the lock that orders appends from every instance. */
 export function appendEventsStatement(events: readonly NewEvent[]): Statement {

@@ -36,7 +36,7 @@ export interface Inserted {
 const RECORD = `"n" int, "id" text, "type" text, "title" text, "content" text, "topics" text[], "topicsText" text, "sourceUrl" text,
   "parentId" text, "authorId" text, "authorTrust" text, "authorDomain" text, "createdAt" bigint, "expiresAt" bigint,
   "lastVerifiedAt" bigint, "verifications" int, "contradictions" int, "hidden" boolean, "withdrawn" boolean, "injection" boolean,
-  "dedupeKey" text, "liveUntil" bigint, "supersedes" text, "supersededBy" text, "quarantined" boolean, "now" bigint, "event" jsonb, "model" text, "vecStart" int, "vecLen" int`;
+  "dedupeKey" text, "liveUntil" bigint, "supersedes" text, "supersededBy" text, "quarantined" boolean, "space" text, "now" bigint, "event" jsonb, "model" text, "vecStart" int, "vecLen" int`;
 
 /**
  * An object's full-text vector in the configuration given, from the SQL of its folded title,
@@ -70,15 +70,15 @@ folded AS MATERIALIZED (
 o AS (
   INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
     author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
-    hidden, withdrawn, injection, dedupe_key, live_until, supersedes, superseded_by, quarantined, words, stems)
+    hidden, withdrawn, injection, dedupe_key, live_until, supersedes, superseded_by, quarantined, space, words, stems)
   SELECT r.id, r.type, r.title, r.content, r.topics, r."topicsText", r."sourceUrl", r."parentId", r."authorId", r."authorTrust",
     r."authorDomain", r."createdAt", r."expiresAt", r."lastVerifiedAt", r.verifications, r.contradictions,
-    r.hidden, r.withdrawn, r.injection, r."dedupeKey", CASE WHEN f.quarantined THEN 0 ELSE r."liveUntil" END, r.supersedes, r."supersededBy", f.quarantined, ${textVector('simple', FOLDED)}, ${textVector('english', FOLDED)}
+    r.hidden, r.withdrawn, r.injection, r."dedupeKey", CASE WHEN f.quarantined THEN 0 ELSE r."liveUntil" END, r.supersedes, r."supersededBy", f.quarantined, r.space, ${textVector('simple', FOLDED)}, ${textVector('english', FOLDED)}
   FROM r JOIN folded f ON f.n = r.n ORDER BY r.n
-  RETURNING seq, id, topics, author_id, live_until, quarantined),
+  RETURNING seq, id, topics, author_id, live_until, quarantined, space),
 topics AS (
-  INSERT INTO object_topics (topic, object_id, live_until)
-  SELECT DISTINCT t, o.id, o.live_until FROM o, unnest(o.topics) AS t RETURNING 1),
+  INSERT INTO object_topics (topic, object_id, live_until, space)
+  SELECT DISTINCT t, o.id, o.live_until, o.space FROM o, unnest(o.topics) AS t RETURNING 1),
 queued AS (INSERT INTO embed_queue (seq, enqueued_at) SELECT o.seq, @enqueuedAt FROM o JOIN r ON r.id = o.id WHERE r.model IS NULL RETURNING 1),${
   leg === null
     ? ''

@@ -152,7 +152,7 @@ class Builder {
 
   /** Of each match, its seq and what the filters read; the newest kept. */
   #newestSeqs(match: string, newestOnly = false): string {
-    return `ARRAY(SELECT o.seq FROM ${this.#offIndex(match, 'o.seq, o.id, o.type, o.live_until', newestOnly)} ORDER BY o.seq DESC ${limitSql(this.q.window ?? 0)})`;
+    return `ARRAY(SELECT o.seq FROM ${this.#offIndex(match, 'o.seq, o.id, o.type, o.live_until, o.space', newestOnly)} ORDER BY o.seq DESC ${limitSql(this.q.window ?? 0)})`;
   }
 
   /**

@@ -368,4 +368,15 @@ CREATE TABLE space_tokens (
 );
 CREATE INDEX space_tokens_space ON space_tokens (space, id);`,
   },
+  {
+    version: 15,
+    // Objects, their topic rows and their events name their space ('' for the commons): every
+    // live read is of one space, and topic counts stay index-only within it.
+    name: 'the space of objects, topic rows and events',
+    sql: `ALTER TABLE objects ADD COLUMN space text COLLATE "C" NOT NULL DEFAULT '';
+ALTER TABLE object_topics ADD COLUMN space text COLLATE "C" NOT NULL DEFAULT '';
+DROP INDEX object_topics_live;
+CREATE INDEX object_topics_live ON object_topics (space, topic, live_until);
+ALTER TABLE events ADD COLUMN space text COLLATE "C" NOT NULL DEFAULT '';`,
+  },
 ];

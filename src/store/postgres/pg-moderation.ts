@@ -12,8 +12,8 @@ import { objectCoveredSql, voteCoveredSql } from '../sql-fragments.js';
 import { all, limitSql, one, run } from './pg-rows.js';
 import type { PgSession } from './pg-session.js';
 
-type Changed = StandingColumns<boolean> & { id: string; type: string; topics: string[]; parent_id: string | null; author_id: string | null; live_until: number };
-const CHANGED_COLUMNS = `o.id, o.type, o.topics, o.parent_id, o.author_id, o.live_until, ${STANDING_COLUMNS.split(', ').map((c) => `o.${c}`).join(', ')}`;
+type Changed = StandingColumns<boolean> & { id: string; type: string; topics: string[]; parent_id: string | null; author_id: string | null; space: string; live_until: number };
+const CHANGED_COLUMNS = `o.id, o.type, o.topics, o.parent_id, o.author_id, o.space, o.live_until, ${STANDING_COLUMNS.split(', ').map((c) => `o.${c}`).join(', ')}`;
 
 export class PgModeration implements ModerationStore {
   constructor(private readonly db: PgSession) {}
@@ -116,4 +116,4 @@ export class PgModeration implements ModerationStore {
   }
 }
 
-const toTouched = (r: Changed): Touched => ({ id: r.id, type: r.type as ObjectType, topics: r.topics, parentId: r.parent_id, authorId: r.author_id });
+const toTouched = (r: Changed): Touched => ({ id: r.id, type: r.type as ObjectType, topics: r.topics, parentId: r.parent_id, authorId: r.author_id, space: r.space || null });

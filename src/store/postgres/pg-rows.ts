@@ -4,7 +4,7 @@
  */
 import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { liveUntil } from '../../domain/state.js';
-import { authorReputableSql, liveParams, liveSql, trustSql, type Filters } from '../sql-fragments.js';
+import { authorReputableSql, liveParams, liveTimeSql, trustSql, type Filters } from '../sql-fragments.js';
 import { correctionsSql, standingFacts, toStoredObject, type ObjectColumns } from '../object-columns.js';
 import type { PgStatements, Statement } from './pg-session.js';
 
@@ -95,13 +95,13 @@ export { authorReputableSql, limitSql, liveParams, liveSql } from '../sql-fragme
 const OBJECT_COLUMNS = [
   'seq', 'id', 'type', 'title', 'content', 'topics', 'source_url', 'parent_id', 'author_id', 'author_trust', 'author_domain',
   'created_at', 'expires_at', 'last_verified_at', 'verification_count', 'contradiction_count', 'hidden', 'withdrawn', 'injection',
-  'supersedes', 'superseded_by', 'quarantined',
+  'supersedes', 'superseded_by', 'quarantined', 'space',
 ]
   .map((c) => `o.${c}`)
   .join(', ');
 
 export const SELECT_OBJECT =
-  `${OBJECT_COLUMNS}, (SELECT count(*) FROM objects r WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count, ` +
+  `${OBJECT_COLUMNS}, (SELECT count(*) FROM objects r WHERE r.parent_id = o.id AND ${liveTimeSql('r')}) AS reply_count, ` +
   `${authorReputableSql('o')} AS author_reputable, ` +
   `${correctionsSql((row, order) => `json_agg(${row} ORDER BY ${order})`, (a, b) => `json_build_array(${a}, ${b})`)} AS corrections`;
 

@@ -60,8 +60,8 @@ export class PgSearchIndex implements SearchIndex {
     const [stats, parsed] = await Promise.all([this.lexemes.corpus(), this.lexemes.parse(q.terms, q.stemmed ? 'english' : 'simple')]);
     if (parsed.lexemes.length === 0) return [];
     const plan = planLexical(q, parsed, stats);
-    // Each common word's window as last read, while that still holds (#keptWindows).
-    const windowKeys = plan.common ? parsed.each.map((t) => `${plan.column} ${q.window} ${t}`) : [];
+    // Each common word's window as last read, while that still holds (#keptWindows); a space's windows are its own.
+    const windowKeys = plan.common ? parsed.each.map((t) => `${q.live.space ?? ''} ${plan.column} ${q.window} ${t}`) : [];
     const rows = plan.common ? this.#keptWindows(windowKeys, parsed.mark, q.live.now) : null;
     const collect = plan.common && !rows && this.#collects(windowKeys, parsed.mark);
     const statement = lexicalStatement(q, parsed, stats, plan, { rows, collect });

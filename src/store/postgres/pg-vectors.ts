@@ -95,14 +95,14 @@ async function factsAmong(db: PgStatements, seqs: number[], q?: SemanticQuery): 
     where.push(liveSql('o'));
     addFilters(q, where, params);
   }
-  const values = await allAsColumns<[...CandidateValues, seqs: number[], liveUntil: number[]]>(
+  const values = await allAsColumns<[...CandidateValues, seqs: number[], liveUntil: number[], spaces: string[]]>(
     db,
-    `SELECT ${CANDIDATE_COLUMNS}, o.seq, o.live_until FROM objects o WHERE ${where.join(' AND ')}`,
-    ['id', 'created_at', 'verification_count', 'contradiction_count', 'seq', 'live_until'],
+    `SELECT ${CANDIDATE_COLUMNS}, o.seq, o.live_until, o.space FROM objects o WHERE ${where.join(' AND ')}`,
+    ['id', 'created_at', 'verification_count', 'contradiction_count', 'seq', 'live_until', 'space'],
     params,
   );
-  const [, , , , found, liveUntil] = values;
-  return new Map(found.map((seq, i) => [seq, { columns: candidateColumnsAt(values, i), liveUntil: liveUntil[i]! }]));
+  const [, , , , found, liveUntil, spaces] = values;
+  return new Map(found.map((seq, i) => [seq, { columns: candidateColumnsAt(values, i), liveUntil: liveUntil[i]!, space: spaces[i]! }]));
 }
 
 /** The columns of each of `seqs` that is live and passes the filters, in their order (nearestLive). */
@@ -211,7 +211,7 @@ export class MemoryVectors {
   /** liveAmong without filters, from the facts kept while the change mark stands (kept-facts.ts). */
   async #liveAmongKept(seqs: number[], q: SemanticQuery): Promise<(CandidateColumns | undefined)[]> {
     const mark = await this.mark();
-    return mark === null ? liveAmong(this.db.pipelines('custom'), seqs, q) : this.#facts.liveAmong(mark, seqs, q.live.now);
+    return mark === null ? liveAmong(this.db.pipelines('custom'), seqs, q) : this.#facts.liveAmong(mark, seqs, q.live.now, q.live.space);
   }
 
   /**

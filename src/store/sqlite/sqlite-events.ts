@@ -12,7 +12,7 @@ import { limitSql, type Sql } from './sqlite-rows.js';
 
 /** Appends `e` on the connection `sql` prepares for: append(), and a publish in its transaction (sqlite-publishes.ts). */
 export function appendEvent(sql: Sql, e: NewEvent): void {
-  sql('INSERT INTO events (kind, object_id, type, topics, thread_id, at) VALUES (?, ?, ?, ?, ?, ?)').run(e.kind, e.objectId, e.type, JSON.stringify(e.topics), e.threadId, e.at);
+  sql('INSERT INTO events (kind, object_id, type, topics, thread_id, at, space) VALUES (?, ?, ?, ?, ?, ?, ?)').run(e.kind, e.objectId, e.type, JSON.stringify(e.topics), e.threadId, e.at, e.space ?? '');
 }
 
 interface EventRow extends EventColumns {

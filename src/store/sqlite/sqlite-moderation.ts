@@ -5,8 +5,8 @@ import type { ObjectType } from '../../domain/model.js';
 import { objectCoveredSql, voteCoveredSql } from '../sql-fragments.js';
 import { limitSql, writeFacts, type Sql } from './sqlite-rows.js';
 
-type TouchedRow = { id: string; type: string; topics: string; parent_id: string | null; author_id: string | null };
-const toTouched = (r: TouchedRow): Touched => ({ id: r.id, type: r.type as ObjectType, topics: JSON.parse(r.topics) as string[], parentId: r.parent_id, authorId: r.author_id });
+type TouchedRow = { id: string; type: string; topics: string; parent_id: string | null; author_id: string | null; space: string };
+const toTouched = (r: TouchedRow): Touched => ({ id: r.id, type: r.type as ObjectType, topics: JSON.parse(r.topics) as string[], parentId: r.parent_id, authorId: r.author_id, space: r.space || null });
 
 export class SqliteModeration implements ModerationStore {
   constructor(private readonly sql: Sql) {}
@@ -43,7 +43,7 @@ export class SqliteModeration implements ModerationStore {
 
   async settleObjects(source: QuarantineSource, limit: number, minContradictions: number): Promise<Touched[]> {
     const rows = this.sql(
-      `SELECT o.id, o.type, o.topics, o.parent_id, o.author_id, ${objectCoveredSql('o')} AS covered FROM objects o
+      `SELECT o.id, o.type, o.topics, o.parent_id, o.author_id, o.space, ${objectCoveredSql('o')} AS covered FROM objects o
        WHERE ${wroteSql(source)} AND o.quarantined <> ${objectCoveredSql('o')} ORDER BY o.seq ${limitSql(limit)}`,
     ).all(sourceParams(source)) as (TouchedRow & { covered: number })[];
     for (const r of rows) writeFacts(this.sql, r.id, 'quarantined = @covered', { covered: r.covered }, minContradictions);
@@ -68,7 +68,7 @@ export class SqliteModeration implements ModerationStore {
     const targets: Touched[] = [];
     for (const [id, d] of deltas) {
       writeFacts(this.sql, id, 'verification_count = verification_count + @dv, contradiction_count = contradiction_count + @dc', d, minContradictions);
-      targets.push(toTouched(this.sql('SELECT id, type, topics, parent_id, author_id FROM objects WHERE id = ?').get(id) as TouchedRow));
+      targets.push(toTouched(this.sql('SELECT id, type, topics, parent_id, author_id, space FROM objects WHERE id = ?').get(id) as TouchedRow));
     }
     return { targets, votes: votes.length };
   }

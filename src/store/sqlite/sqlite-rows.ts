@@ -7,7 +7,7 @@ import type { LiveCriteria, StoredObject } from '../../domain/model.js';
 import { liveUntil } from '../../domain/state.js';
 import type { ObjectVector } from '../../ports/embed-queue.js';
 import type { NewObject } from '../../ports/object-store.js';
-import { authorReputableSql, liveParams, liveSql, trustSql, type Filters } from '../sql-fragments.js';
+import { authorReputableSql, liveParams, liveTimeSql, trustSql, type Filters } from '../sql-fragments.js';
 import { correctionsSql, insertedObject, objectParams, STANDING_COLUMNS, standingFacts, toStoredObject, type ObjectColumns, type StandingColumns } from '../object-columns.js';
 
 /** Prepared statements by SQL text, shared by every half of one store. */
@@ -27,7 +27,7 @@ export const isReputable = (sql: Sql, authorId: string): boolean => sql('SELECT 
  * parent index: with statistics, the planner scanned the whole table instead (docs/performance.md).
  */
 export const SELECT_OBJECT =
-  `o.*, (SELECT count(*) FROM objects r INDEXED BY objects_parent_id WHERE r.parent_id = o.id AND ${liveSql('r')}) AS reply_count, ` +
+  `o.*, (SELECT count(*) FROM objects r INDEXED BY objects_parent_id WHERE r.parent_id = o.id AND ${liveTimeSql('r')}) AS reply_count, ` +
   `${authorReputableSql('o')} AS author_reputable, ` +
   `${correctionsSql((row, order) => `json_group_array(${row} ORDER BY ${order})`, (a, b) => `json_array(${a}, ${b})`)} AS corrections`;
 
@@ -96,10 +96,10 @@ export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn
     sql(
       `INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
          author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
-         hidden, withdrawn, injection, dedupe_key, live_until, supersedes, superseded_by, quarantined)
+         hidden, withdrawn, injection, dedupe_key, live_until, supersedes, superseded_by, quarantined, space)
        VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
          @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
-         @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil, @supersedes, @supersededBy, @quarantined)`,
+         @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil, @supersedes, @supersededBy, @quarantined, @space)`,
     ).run({
       ...p,
       topics: JSON.stringify(o.topics),
@@ -115,8 +115,8 @@ export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn
   if (vector) putVector(sql, seq, vector);
   // When it was queued: wall clock, for /metrics.
   else sql('INSERT INTO embed_queue (seq, enqueued_at) VALUES (?, ?)').run(seq, Date.now());
-  const addTopic = sql('INSERT OR IGNORE INTO object_topics (topic, object_id, live_until) VALUES (?, ?, ?)');
-  for (const t of o.topics) addTopic.run(t, o.id, p.liveUntil);
+  const addTopic = sql('INSERT OR IGNORE INTO object_topics (topic, object_id, live_until, space) VALUES (?, ?, ?, ?)');
+  for (const t of o.topics) addTopic.run(t, o.id, p.liveUntil, p.space);
   return insertedObject(o, p, seq, p.authorId !== null && isReputable(sql, p.authorId));
 }
 

@@ -65,7 +65,7 @@ export class SqliteMemoryVectors implements SqliteVectorLeg {
     if (!this.#models.has(q.model)) this.#reload(q.model);
     // Without filters, the live check comes from the facts kept under the change mark.
     const mark = hasFilters(q) ? null : await this.mark();
-    return nearestLive(this.#models.get(q.model)!, q, (seqs) => (mark === null ? this.#liveAmong(seqs, q) : this.#facts.liveAmong(mark, seqs, q.live.now)));
+    return nearestLive(this.#models.get(q.model)!, q, (seqs) => (mark === null ? this.#liveAmong(seqs, q) : this.#facts.liveAmong(mark, seqs, q.live.now, q.live.space)));
   }
 
   /** Applies the changes logged since the last read; reloads when the log no longer reaches back. */
@@ -115,10 +115,10 @@ export class SqliteMemoryVectors implements SqliteVectorLeg {
       addFilters(q, where, params);
     }
     // Rows as arrays: better-sqlite3 builds an object per row slower than the lookups cost.
-    const rows = this.sql(`SELECT ${CANDIDATE_COLUMNS}, o.seq, o.live_until FROM json_each(@seqs) s JOIN objects o ON o.seq = s.value WHERE ${where.join(' AND ')}`)
+    const rows = this.sql(`SELECT ${CANDIDATE_COLUMNS}, o.seq, o.live_until, o.space FROM json_each(@seqs) s JOIN objects o ON o.seq = s.value WHERE ${where.join(' AND ')}`)
       .raw(true)
-      .all(params) as [...CandidateRow, seq: number, liveUntil: number][];
-    return new Map(rows.map((r) => [r[4], { columns: candidateColumns(r), liveUntil: r[5] }]));
+      .all(params) as [...CandidateRow, seq: number, liveUntil: number, space: string][];
+    return new Map(rows.map((r) => [r[4], { columns: candidateColumns(r), liveUntil: r[5], space: r[6] }]));
   }
 
   /** The columns of each of `seqs` that is live and passes the filters, in their order (nearestLive). */
