@@ -197,7 +197,8 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
   const ids = overrides.ids ?? new UlidGenerator(clock);
   const embedder = overrides.embedder !== undefined ? overrides.embedder : openEmbedder(config);
   const metrics = new BoardMetrics(store);
-  const board = new Board({ store, clock, ids, limits: config.limits, vectors: publishVectors(config, store, embedder, metrics) });
+  const spaces = new Spaces({ store, clock, ids, limits: config.spaces });
+  const board = new Board({ store, clock, ids, limits: config.limits, vectors: publishVectors(config, store, embedder, metrics), grants: spaces });
   const readCache = new ReadCache({ store, now: () => clock.now(), maxBytes: config.readCacheBytes, expiringFraction: config.limits.expiringFraction });
   const searcher = new Searcher({ store, clock, limits: config.limits, log, embedder, semanticBudgetMs: config.embeddings.semanticBudgetMs, topicCounts: cachedTopicCounts(readCache, store.objects), memo: readCache });
   const semantic = searcher.semanticStatus();
@@ -218,7 +219,7 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
     readCache,
     keys: new Keys({ identity: store.identity, clock }),
     quarantines: new Quarantines({ store, clock, ids, limits: config.limits }),
-    spaces: new Spaces({ store, clock, ids, limits: config.spaces }),
+    spaces,
     health: new Health({ store, kv, searcher }),
     registry: new RegistryRecords({ registry: store.registry, board, registryUrl: config.registry.url }),
   };

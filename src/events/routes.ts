@@ -13,7 +13,7 @@ import { EventsQuery } from '../schemas/query.js';
 import type { TransportDeps } from '../web/services.js';
 import { presenterAt } from '../service/present.js';
 import type { Router } from '../web/router.js';
-import { parseQuery } from '../web/request.js';
+import { actorOf, parseQuery } from '../web/request.js';
 import { problemResponses } from '../web/openapi.js';
 
 /** The settings the event stream reads. */
@@ -33,10 +33,10 @@ export function registerEventRoutes(router: Router, s: TransportDeps<EventStream
       path: '/events',
       summary: 'Push stream of board events (Server-Sent Events): created and updated objects',
       description:
-        'Filters: topic, thread (a root id: the root and its replies) and type, each repeatable, and min_trust (only objects whose author shows at least that trust). Each event: `id:` (increasing), `event: created|updated`, `data: {"object": Object}`. Reconnect with Last-Event-ID (or ?last_event_id=) to replay what was missed; `event: reset` means the board no longer holds that far back: list again. A comment is sent at once and at least every 25 s.',
+        'Filters: topic, thread (a root id: the root and its replies) and type, each repeatable, min_trust (only objects whose author shows at least that trust), and space (one private space instead of the commons: its members and tokens only). Each event: `id:` (increasing), `event: created|updated`, `data: {"object": Object}`. Reconnect with Last-Event-ID (or ?last_event_id=) to replay what was missed; `event: reset` means the board no longer holds that far back: list again. A comment is sent at once and at least every 25 s.',
       tags: ['events'],
       request: { query: EventsQuery },
-      responses: { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } }, ...problemResponses(400, 429) },
+      responses: { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } }, ...problemResponses(400, 401, 403, 404, 429) },
     },
     async (c) => {
       const q = parseQuery(c, EventsQuery);
@@ -44,6 +44,8 @@ export function registerEventRoutes(router: Router, s: TransportDeps<EventStream
       if (header !== undefined && !/^\d{1,15}$/.test(header.trim())) throw invalid([{ path: 'header/last-event-id', message: 'must be an event id' }]);
       const lastRaw = header?.trim() ?? q.last_event_id;
       const lastSeen = lastRaw === undefined ? null : Number(lastRaw);
+      // Checked before the stream opens: a space's events go only to its members and tokens.
+      const scope = await s.board.scope(actorOf(c, s), q.space, 'reader');
 
       const stream = streams.open(clientAddress(c, s.web.trustProxy));
       const base = c.get('baseUrl');
@@ -51,7 +53,7 @@ export function registerEventRoutes(router: Router, s: TransportDeps<EventStream
       stream.write(`: agentboard events\nretry: ${settings.retryMs}\n\n`);
       c.req.raw.signal.addEventListener('abort', () => stream.finish(false), { once: true });
       try {
-        const unsubscribe = await hub.subscribe({ topics: q.topic, threads: q.thread, types: q.type, ...(q.min_trust ? { minTrust: q.min_trust } : {}) }, lastSeen, {
+        const unsubscribe = await hub.subscribe({ topics: q.topic, threads: q.thread, types: q.type, space: scope.space, ...(q.min_trust ? { minTrust: q.min_trust } : {}) }, lastSeen, {
           deliver: (d) => stream.write(streams.frameOf(d, base)),
           reset(newest) {
             const relist = { findings: `${base}/findings`, requests: `${base}/requests`, search: `${base}/search` };

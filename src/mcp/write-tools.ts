@@ -20,6 +20,7 @@ const PublishInput = z.object({
     .string()
     .optional()
     .describe('id of an earlier object of yours, of the same type, that this one replaces (the request must be signed by its key, or a key verified for its domain)'),
+  space: z.string().optional().describe('publish into this private space instead of the public commons: you must be its writer (signed) or hold its writer token'),
 });
 const ReplyInput = z.object({
   parent_id: z.string().describe('the root object’s id'),
@@ -44,7 +45,7 @@ export function registerWriteTools(server: McpServer, kit: ToolKit): void {
     {
       title: 'Publish an object',
       description:
-        'Publish a finding (a reusable discovery), request (an open question), artifact (needs source_url) or status (work in flight; content, topics and expires_in only). An identical live object comes back with deduplicated: true instead of a new one. To correct what you published earlier, pass its id as supersedes: the old object becomes superseded (it leaves listings and search, and points at the new one).',
+        'Publish a finding (a reusable discovery), request (an open question), artifact (needs source_url) or status (work in flight; content, topics and expires_in only). An identical live object comes back with deduplicated: true instead of a new one. To correct what you published earlier, pass its id as supersedes: the old object becomes superseded (it leaves listings and search, and points at the new one). Pass space to publish into a private space you write to; replies and votes go where their object is.',
       inputSchema: PublishInput,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },

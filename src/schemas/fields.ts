@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { codePoints } from '../domain/text.js';
 import { ULID_PATTERN } from '../domain/ulid.js';
+import { normalizeFilterTopic } from '../domain/topics.js';
+import { SPEC_LIMITS } from '../domain/limits.js';
 
 /** A string whose length in NFC code points lies in [min, max] (zod's own max counts UTF-16 units). */
 export const text = (min: number, max: number, description?: string) =>
@@ -41,3 +43,19 @@ export const queryInt = (min: number, max: number) =>
     .meta({ type: 'integer', minimum: min, maximum: max });
 
 export const Timestamp = z.string().meta({ format: 'date-time', example: '2026-11-22T01:40:00.000Z' });
+
+const { min: SMIN, max: SMAX } = SPEC_LIMITS.topicInFilter;
+
+/** A space slug: the rules of topic slugs, normalised the same way. */
+export const spaceSlug = z
+  .string()
+  .transform((s, ctx) => {
+    const slug = normalizeFilterTopic(s, SMIN, SMAX);
+    if (slug === null) {
+      ctx.addIssue({ code: 'custom', message: `must be a slug of ${SMIN} to ${SMAX} characters (letters, digits and hyphens)` });
+      return z.NEVER;
+    }
+    return slug;
+  })
+  .meta({ type: 'string', minLength: SMIN, maxLength: SMAX, description: 'space slug; normalised like topic slugs' });
+

@@ -1,7 +1,7 @@
 /** Query and path parameter schemas, validated into `errors[]` under `query/…` and `path/…`. */
 import { z } from 'zod';
 import { normalizeFilterTopic } from '../domain/topics.js';
-import { queryInt, text, ulid } from './fields.js';
+import { queryInt, spaceSlug, text, ulid } from './fields.js';
 import { SPEC_LIMITS } from '../domain/limits.js';
 import { OBJECT_TYPES, ROOT_TYPES, TRUST_LEVELS } from './resources.js';
 
@@ -36,9 +36,12 @@ export const minTrust = z
   .optional()
   .meta({ description: "only objects whose author's trust is at least this: signed < domain-verified < reputable; anonymous objects are left out" });
 
-export const ListQuery = z.object({ cursor, limit, topic: filterTopic.optional(), min_trust: minTrust });
-export const TopicsQuery = z.object({ limit: queryInt(1, SPEC_LIMITS.topicsList).optional() });
-export const TopicQuery = z.object({ cursor, limit, type: z.enum(ROOT_TYPES).optional(), min_trust: minTrust });
+/** The one space read instead of the commons: its members and tokens only (others: 404). */
+const space = spaceSlug.optional().meta({ description: 'read this private space instead of the public commons (its members, signed, or its tokens); never both' });
+
+export const ListQuery = z.object({ cursor, limit, topic: filterTopic.optional(), min_trust: minTrust, space });
+export const TopicsQuery = z.object({ limit: queryInt(1, SPEC_LIMITS.topicsList).optional(), space });
+export const TopicQuery = z.object({ cursor, limit, type: z.enum(ROOT_TYPES).optional(), min_trust: minTrust, space });
 
 /** A repeatable, comma-separable query parameter. */
 const many = <T extends z.ZodType<unknown, string>>(item: T) =>
@@ -54,6 +57,7 @@ export const SearchQuery = z.object({
   mode: z.enum(['hybrid', 'lexical', 'semantic']).optional().meta({ description: 'hybrid (default), lexical or semantic' }),
   limit: queryInt(1, 50).optional().meta({ description: '1 to 50, default 10' }),
   min_trust: minTrust,
+  space,
 });
 
 export const EventsQuery = z.object({
@@ -61,6 +65,7 @@ export const EventsQuery = z.object({
   thread: many(ulid).optional().meta({ description: 'a root object id: the root and its replies; repeatable' }),
   type: many(z.enum(OBJECT_TYPES)).optional().meta({ description: 'repeatable or comma-separated' }),
   min_trust: minTrust,
+  space,
   last_event_id: z
     .string()
     .regex(/^\d{1,15}$/, 'must be an event id')

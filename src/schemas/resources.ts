@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { SPEC_LIMITS } from '../domain/limits.js';
 import { normalizeTopic } from '../domain/topics.js';
-import { httpUrl, text, Timestamp, ulid } from './fields.js';
+import { httpUrl, spaceSlug, text, Timestamp, ulid } from './fields.js';
 
 export const OBJECT_TYPES = ['finding', 'request', 'response', 'artifact', 'status'] as const;
 export const ROOT_TYPES = ['finding', 'request', 'artifact', 'status'] as const;
@@ -43,6 +43,7 @@ export const BoardObject = z
     flags: z.array(z.enum(FLAGS)),
     supersedes: z.string().nullable().meta({ description: 'the earlier object of the same author that this one replaces' }),
     superseded_by: z.string().nullable().meta({ description: 'the object that replaced this one (state `superseded`); follow it to the newest version' }),
+    space: z.string().nullable().meta({ description: 'the private space the object belongs to; null for the public commons' }),
     corrections: z
       .array(z.object({ id: z.string(), voters: z.number().int() }))
       .meta({ description: 'live objects that contradicting voters named as what is right, with how many distinct voters named each, most named first: read them first' }),
@@ -120,6 +121,7 @@ const expiresIn = z
 const supersedes = ulid.meta({
   description: 'id of an earlier object of yours of the same type that this one replaces: it becomes `superseded` and leaves listings and search. Sign the request with its key (or a key verified for its domain)',
 });
+const spaceField = spaceSlug.optional().meta({ description: 'publish into this space (its writers, signed or with a writer token) instead of the public commons' });
 const expiresAt = z
   .string()
   .refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(s) && !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date-time with a time zone')
@@ -134,6 +136,7 @@ export const CreateObjectBody = z
     expires_in: expiresIn.optional(),
     expires_at: expiresAt.optional(),
     supersedes: supersedes.optional(),
+    space: spaceField,
   })
   .meta({ id: 'CreateObjectBody' });
 export type CreateObjectBody = z.infer<typeof CreateObjectBody>;
@@ -144,6 +147,7 @@ export const CreateStatusBody = z
     topics: topicsField,
     expires_in: expiresIn.optional(),
     supersedes: supersedes.optional(),
+    space: spaceField,
   })
   .meta({ id: 'CreateStatusBody' });
 export type CreateStatusBody = z.infer<typeof CreateStatusBody>;

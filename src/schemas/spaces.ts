@@ -1,25 +1,8 @@
 /** Spaces' resources: a space, its members and its tokens, asked for and answered. */
 import { z } from 'zod';
-import { normalizeFilterTopic } from '../domain/topics.js';
 import { SPACE_ROLES, TOKEN_ROLES } from '../domain/spaces.js';
-import { SPEC_LIMITS } from '../domain/limits.js';
-import { text, ulid } from './fields.js';
+import { spaceSlug, text, ulid } from './fields.js';
 import { Meta } from './resources.js';
-
-const { min: SMIN, max: SMAX } = SPEC_LIMITS.topicInFilter;
-
-/** A space slug: the rules of topic slugs, normalised the same way. */
-export const spaceSlug = z
-  .string()
-  .transform((s, ctx) => {
-    const slug = normalizeFilterTopic(s, SMIN, SMAX);
-    if (slug === null) {
-      ctx.addIssue({ code: 'custom', message: `must be a slug of ${SMIN} to ${SMAX} characters (letters, digits and hyphens)` });
-      return z.NEVER;
-    }
-    return slug;
-  })
-  .meta({ type: 'string', minLength: SMIN, maxLength: SMAX, description: 'space slug; normalised like topic slugs' });
 
 /** A key's id: its RFC 7638 SHA-256 thumbprint, base64url (43 characters). */
 export const keyid = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a key id (the RFC 7638 SHA-256 thumbprint, base64url)').meta({ pattern: '^[A-Za-z0-9_-]{43}$' });

@@ -25,6 +25,8 @@ import type { PublishVectors } from './search/publish-vectors.js';
 import { lockScope } from './lock-scope.js';
 import { newestVersion, publishSuperseding } from './supersede.js';
 import { quarantinedError, refuseQuarantined } from './quarantine.js';
+import type { Scope, SpaceRole } from '../domain/spaces.js';
+import { scopeOf, visibleObject, type Grants } from './visibility.js';
 
 /** A vote page's cursor: the position of its last vote, opaque to clients. */
 function encodeVoteCursor(v: { updatedAt: number; voterId: string }): string {
@@ -48,6 +50,8 @@ export interface BoardDeps {
   limits: BoardLimits;
   /** Makes a published object's vector as it is stored; absent, every object is left to the embedding queue. */
   vectors?: PublishVectors | null;
+  /** Who holds what in each space; absent, every space is refused (as not found). */
+  grants?: Grants;
 }
 
 export interface Published {
@@ -73,9 +77,19 @@ const noPage = <T>(): PageResult<T> => ({ items: [], nextCursor: null });
 export class Board {
   constructor(readonly deps: BoardDeps) {}
 
-  /** The live criteria for "now". */
-  live(): LiveCriteria {
-    return { now: this.deps.clock.now(), disputeMinContradictions: this.deps.limits.disputeMinContradictions };
+  /** The live criteria for "now", in `scope` (the commons unless given). */
+  live(scope?: Scope): LiveCriteria {
+    return { now: this.deps.clock.now(), disputeMinContradictions: this.deps.limits.disputeMinContradictions, space: scope?.space ?? null };
+  }
+
+  /** Where `actor` writes or reads when it names `slug` (absent: the commons); 404 unless its role allows `needed`. */
+  scope(actor: Actor | undefined, slug: string | null | undefined, needed: SpaceRole): Promise<Scope> {
+    return scopeOf(actor, slug, this.deps.grants, needed);
+  }
+
+  /** The object, if `reader` may act on it with `needed` (no reader: the commons only); else 404 as for an unknown id. */
+  async #visible(id: string, reader: Actor | undefined, needed: SpaceRole, live = this.live()): Promise<StoredObject> {
+    return visibleObject(await this.deps.store.objects.get(id, live), id, reader, this.deps.grants, needed);
   }
 
   async publish(type: RootType, body: unknown, actor: Actor): Promise<Published> {
@@ -87,7 +101,8 @@ export class Board {
     }
     if (!parsed.success) throw invalid(issues);
     const input: CreateObjectBody = parsed.data;
-    const live = this.live();
+    const scope = await this.scope(actor, input.space, 'writer');
+    const live = this.live(scope);
     const expiresAt = this.#expiry(() => resolveExpiry({ expiresIn: input.expires_in, expiresAt: input.expires_at }, type, live.now, this.deps.limits), issues);
     if (issues.length) throw invalid(issues);
     return this.#insert(
@@ -99,7 +114,7 @@ export class Board {
         sourceUrl: input.source_url ?? null,
         parentId: null,
         expiresAt: expiresAt!,
-        space: null,
+        space: scope.space,
       },
       actor,
       live,
@@ -109,9 +124,8 @@ export class Board {
 
   async reply(parentId: string, body: unknown, actor: Actor): Promise<Published> {
     const input = parseOrThrow(CreateReplyBody, body);
-    const live = this.live();
-    const parent = await this.deps.store.objects.get(parentId, live);
-    if (!parent) throw notFound(`No object ${parentId}.`);
+    const parent = await this.#visible(parentId, actor, 'writer');
+    const live = this.live(parent);
     if (parent.parentId !== null) {
       throw new DomainError('not-a-root-object', `Object ${parentId} is a reply; reply to its root ${parent.parentId} instead.`);
     }
@@ -142,15 +156,14 @@ export class Board {
     );
   }
 
-  async get(id: string): Promise<StoredObject> {
-    const o = await this.deps.store.objects.get(id, this.live());
-    if (!o) throw notFound(`No object ${id}.`);
-    return o;
+  /** The object in any state, if `reader` may see it (no reader: the commons only); else 404 as for an unknown id. */
+  get(id: string, reader?: Actor): Promise<StoredObject> {
+    return this.#visible(id, reader, 'reader');
   }
 
   /** The object in any state, with its first page of live replies (none for hidden or withdrawn). */
-  async detail(id: string, page: Page): Promise<ObjectDetail> {
-    const object = await this.get(id);
+  async detail(id: string, page: Page, reader?: Actor): Promise<ObjectDetail> {
+    const object = await this.get(id, reader);
     return { object, replies: await this.#repliesOf(object, page) };
   }
 
@@ -159,13 +172,13 @@ export class Board {
     return newestVersion(this.deps.store, o, this.live(), this.deps.limits.supersedeChainMax);
   }
 
-  async replies(id: string, page: Page): Promise<PageResult<StoredObject>> {
-    return this.#repliesOf(await this.get(id), page);
+  async replies(id: string, page: Page, reader?: Actor): Promise<PageResult<StoredObject>> {
+    return this.#repliesOf(await this.get(id, reader), page);
   }
 
   /** An object's votes with their notes and evidence, most recent first. */
-  async votes(id: string, page: { cursor?: string | undefined; limit: number }): Promise<PageResult<VoteRecord>> {
-    return this.votesOf(await this.get(id), page);
+  async votes(id: string, page: { cursor?: string | undefined; limit: number }, reader?: Actor): Promise<PageResult<VoteRecord>> {
+    return this.votesOf(await this.get(id, reader), page);
   }
 
   /**
@@ -185,9 +198,9 @@ export class Board {
   }
 
   /** Live root objects of one type (or several), newest first. */
-  async list(type: RootType | readonly RootType[], filter: { topic?: string | undefined; minTrust?: TrustLevel | undefined }, page: Page): Promise<PageResult<StoredObject>> {
+  async list(type: RootType | readonly RootType[], filter: { topic?: string | undefined; minTrust?: TrustLevel | undefined }, page: Page, scope?: Scope): Promise<PageResult<StoredObject>> {
     const rows = await this.deps.store.objects.list({
-      live: this.live(),
+      live: this.live(scope),
       types: typeof type === 'string' ? [type] : type,
       parentId: null,
       ...(filter.topic !== undefined ? { topic: filter.topic } : {}),
@@ -198,16 +211,16 @@ export class Board {
     return toPage(rows, page.limit);
   }
 
-  async topTopics(limit: number): Promise<TopicCount[]> {
-    return this.deps.store.objects.topTopics(this.live(), this.deps.limits.topicListingThreshold, limit);
+  async topTopics(limit: number, scope?: Scope): Promise<TopicCount[]> {
+    return this.deps.store.objects.topTopics(this.live(scope), this.deps.limits.topicListingThreshold, limit);
   }
 
   /**
    * Live root objects tagged `slug` with the topic's count and co-occurring topics; 404 when none
    * is live. With `minTrust`, the counts too are of the objects that pass it (none may).
    */
-  async topic(slug: string, filter: { type?: RootType | undefined; minTrust?: TrustLevel | undefined }, page: Page): Promise<TopicView> {
-    const live = this.live();
+  async topic(slug: string, filter: { type?: RootType | undefined; minTrust?: TrustLevel | undefined }, page: Page, scope?: Scope): Promise<TopicView> {
+    const live = this.live(scope);
     const { minTrust } = filter;
     const [count] = await this.deps.store.objects.topicCounts(live, [slug]);
     if (!count) throw notFound(`No live objects carry the topic "${slug}".`);
@@ -232,9 +245,8 @@ export class Board {
    */
   async vote(id: string, kind: VoteKind, body: unknown, actor: Actor): Promise<{ object: StoredObject; changed: boolean }> {
     const input: ContradictBody = parseOrThrow(kind === 'contradict' ? ContradictBody : VoteBody, body ?? {});
-    const live = this.live();
-    const target = await this.deps.store.objects.get(id, live);
-    if (!target) throw notFound(`No object ${id}.`);
+    const target = await this.#visible(id, actor, 'writer');
+    const live = this.live(target);
     const state = stateOf(target, live);
     if (state !== 'live' && state !== 'disputed') {
       throw notFound(`Object ${id} is ${state}; votes go to live or disputed objects only.`);
@@ -244,7 +256,9 @@ export class Board {
     }
     const correctionId = input.correction_id ?? null;
     if (correctionId !== null) {
-      const refusal = correctionRefusal(target, correctionId, await this.deps.store.objects.get(correctionId, live), live);
+      // A correction is of the object's own scope: one elsewhere is answered as unknown.
+      const named = await this.deps.store.objects.get(correctionId, live);
+      const refusal = correctionRefusal(target, correctionId, named?.space === target.space ? named : null, live);
       if (refusal) throw refusal;
     }
     // The vote, the counts and the author's standing move together, or not at all.
@@ -275,9 +289,8 @@ export class Board {
     if (!actor.author) {
       throw new DomainError('unauthorized', 'Only the signed author of an object can withdraw it; sign the request (HTTP Message Signatures).');
     }
-    const live = this.live();
-    const target = await this.deps.store.objects.get(id, live);
-    if (!target) throw notFound(`No object ${id}.`);
+    const target = await this.#visible(id, actor, 'writer');
+    const live = this.live(target);
     if (target.author?.id !== actor.author.id) throw new DomainError('forbidden', 'Only the author of an object can withdraw it.');
     const state = stateOf(target, live);
     if (state !== 'live' && state !== 'disputed') throw notFound(`Object ${id} is ${state}; only live or disputed objects can be withdrawn.`);
@@ -310,7 +323,7 @@ export class Board {
   async #repliesOf(object: StoredObject, page: Page): Promise<PageResult<StoredObject>> {
     if (wordsWithheld(stateOf(object, this.live()))) return noPage();
     const rows = await this.deps.store.objects.list({
-      live: this.live(),
+      live: this.live(object),
       parentId: object.id,
       ...(page.cursor !== undefined ? { before: page.cursor } : {}),
       limit: page.limit + 1,

@@ -26,13 +26,11 @@ export interface PresentContext {
 }
 
 /**
- * An object as exports and backups write it: its words kept, its space when it has one, and
- * where it was written by a quarantined source, the two facts the shown `hidden` state folds
- * together.
+ * An object as exports and backups write it: its words kept, and where it was written by a
+ * quarantined source, the two facts the shown `hidden` state folds together.
  */
-export function exportedObject(o: StoredObject, ctx: PresentContext): BoardObject & { hidden?: boolean; quarantined?: boolean; space?: string } {
-  const shown: BoardObject & { hidden?: boolean; quarantined?: boolean; space?: string } = presentObject(o, ctx, { unblanked: true });
-  if (o.space !== null) shown.space = o.space;
+export function exportedObject(o: StoredObject, ctx: PresentContext): BoardObject & { hidden?: boolean; quarantined?: boolean } {
+  const shown = presentObject(o, ctx, { unblanked: true });
   return o.quarantined ? Object.assign(shown, { hidden: o.hidden, quarantined: true }) : shown;
 }
 
@@ -61,6 +59,7 @@ export function presentObject(o: StoredObject, ctx: PresentContext, opts: { unbl
     flags: flagsOf(o, ctx.live.now, ctx.expiringFraction),
     supersedes: o.supersedes,
     superseded_by: o.supersededBy,
+    space: o.space,
     corrections: o.corrections.map((k) => ({ id: k.id, voters: k.voters })),
   };
 }

@@ -78,12 +78,16 @@ export class ReadCache {
 
   constructor(private readonly o: ReadCacheOptions) {}
 
-  /** The answer under `key`: from the cache while it is exact, else computed (and kept). */
+  /**
+   * The answer under `key`: from the cache while it is exact, else computed (and kept). An answer
+   * that shows an object of a private space is never kept: an answer is served by its key alone,
+   * to whoever asks.
+   */
   read(key: string, compute: () => Promise<ComputedAnswer>): Promise<CachedAnswer> {
     return this.value(key, async () => {
       const { body, shown } = await compute();
       const bytes = Buffer.from(body, 'utf8');
-      return { value: { body: bytes, etag: etagOf(bytes) }, size: bytes.byteLength, shown };
+      return { value: { body: bytes, etag: etagOf(bytes) }, size: shown.some((o) => o.space !== null) ? null : bytes.byteLength, shown };
     });
   }
 

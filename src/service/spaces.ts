@@ -7,10 +7,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DomainError, invalid, notFound } from '../domain/errors.js';
 import type { Actor } from '../domain/model.js';
-import { roleAllows, tokenActive, type Scope, type SpaceLimits, type Space, type SpaceMember, type SpaceRole, type SpaceToken } from '../domain/spaces.js';
+import { tokenActive, type Scope, type SpaceLimits, type Space, type SpaceMember, type SpaceRole, type SpaceToken } from '../domain/spaces.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import { parseOrThrow } from '../schemas/parse.js';
+import { scopeOf, type Grants } from './visibility.js';
 import { CreateSpaceBody, CreateTokenBody, MemberBody } from '../schemas/spaces.js';
 
 export interface SpacesDeps {
@@ -30,7 +31,7 @@ export type { Space, SpaceMember, SpaceRole, SpaceToken };
 
 const noSpace = (slug: string) => notFound(`No space ${slug}.`);
 
-export class Spaces {
+export class Spaces implements Grants {
   constructor(private readonly deps: SpacesDeps) {}
 
   /** The token a bearer secret names, if it is active now; null for any other (unknown, revoked, expired). */
@@ -52,12 +53,8 @@ export class Spaces {
    * `not-found` unless its role allows `needed`. A member that may read but not write is told
    * so (403): it knows the space exists.
    */
-  async scope(actor: Actor, slug: string | null | undefined, needed: SpaceRole): Promise<Scope> {
-    if (slug === null || slug === undefined) return { space: null };
-    const role = await this.roleOf(actor, slug);
-    if (role === null) throw noSpace(slug);
-    if (!roleAllows(role, needed)) throw new DomainError('forbidden', `Your role in space ${slug} is ${role}; this needs ${needed}.`);
-    return { space: slug };
+  scope(actor: Actor, slug: string | null | undefined, needed: SpaceRole): Promise<Scope> {
+    return scopeOf(actor, slug, this, needed);
   }
 
   async create(actor: Actor, body: unknown): Promise<Space & { role: SpaceRole }> {

@@ -20,7 +20,7 @@ export interface SupersedeDeps {
 /** Publishes `row` in place of `oldId`: the new object, or (`created: false`) the one an identical earlier request made. */
 export async function publishSuperseding(deps: SupersedeDeps, row: NewObject, oldId: string, actor: Actor, live: LiveCriteria): Promise<{ object: StoredObject; created: boolean }> {
   const { store } = deps;
-  const old = await store.objects.get(oldId, live);
+  const old = inScope(await store.objects.get(oldId, live), row);
   const refused = await settled(store, old, row, oldId, actor, live);
   if (refused) return refused;
   const vector = (await deps.vectors?.vectorOf(row)) ?? null;
@@ -35,7 +35,7 @@ export async function publishSuperseding(deps: SupersedeDeps, row: NewObject, ol
   });
   if (created) return { object: created, created: true };
   // It changed since it was read: answered as that change makes it.
-  return (await settled(store, await store.objects.get(oldId, live), row, oldId, actor, live)) ?? Promise.reject(new Error(`object ${oldId} could not be superseded, and nothing refuses it`));
+  return (await settled(store, inScope(await store.objects.get(oldId, live), row), row, oldId, actor, live)) ?? Promise.reject(new Error(`object ${oldId} could not be superseded, and nothing refuses it`));
 }
 
 /**
@@ -51,6 +51,9 @@ async function settled(store: Store, old: StoredObject | null, row: NewObject, o
   }
   throw refusal;
 }
+
+/** `o` if it is in the scope `row` is written into; an object of another scope is answered as unknown (404). */
+const inScope = (o: StoredObject | null, row: NewObject): StoredObject | null => (o && o.space === (row.space ?? null) ? o : null);
 
 const dedupeKeyOf = (o: StoredObject): string =>
   derivedFields({ type: o.type, title: o.title, content: o.content, topics: o.topics, sourceUrl: o.sourceUrl, parentId: o.parentId, author: o.author, space: o.space }).dedupeKey;

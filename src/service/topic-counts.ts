@@ -14,14 +14,14 @@ export type TopicCounter = (live: LiveCriteria, slugs: readonly string[]) => Pro
 export function cachedTopicCounts(cache: ReadCache, objects: Pick<ObjectStore, 'topicCounts'>): TopicCounter {
   return async (live, slugs) => {
     const wanted = [...new Set(slugs)];
-    const found = await cache.many(
-      wanted.map((slug) => `topic-count ${slug}`),
-      async (missing) => {
-        const counted = new Map((await objects.topicCounts(live, missing.map((k) => k.slice('topic-count '.length)))).map((t) => [t.slug, t.count]));
-        return new Map(missing.map((k) => [k, { value: counted.get(k.slice('topic-count '.length)) ?? 0, size: 64 + k.length * 2 }]));
-      },
-    );
-    const counts = wanted.map((slug) => ({ slug, count: found.get(`topic-count ${slug}`)! }));
+    // A space's counts are its own: the scope is part of the key.
+    const keyOf = (slug: string) => `topic-count ${live.space ?? ''} ${slug}`;
+    const slugOf = new Map(wanted.map((slug) => [keyOf(slug), slug]));
+    const found = await cache.many([...slugOf.keys()], async (missing) => {
+      const counted = new Map((await objects.topicCounts(live, missing.map((k) => slugOf.get(k)!))).map((t) => [t.slug, t.count]));
+      return new Map(missing.map((k) => [k, { value: counted.get(slugOf.get(k)!) ?? 0, size: 64 + k.length * 2 }]));
+    });
+    const counts = wanted.map((slug) => ({ slug, count: found.get(keyOf(slug))! }));
     // As the store answers: slugs with no live object left out, highest count first, then by slug.
     return counts.filter((t) => t.count > 0).sort((a, b) => b.count - a.count || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   };

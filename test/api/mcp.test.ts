@@ -58,11 +58,12 @@ describe.each(['legacy', 'modern'] as const)('MCP, %s era', (era) => {
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
     const publish = tools.find((t) => t.name === 'publish')!;
     expect(publish.inputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['type', 'content', 'topics']) });
-    expect(Object.keys(publish.inputSchema.properties).sort()).toEqual(['content', 'expires_in', 'source_url', 'supersedes', 'title', 'topics', 'type']);
+    expect(Object.keys(publish.inputSchema.properties).sort()).toEqual(['content', 'expires_in', 'source_url', 'space', 'supersedes', 'title', 'topics', 'type']);
     expect(tools.find((t) => t.name === 'search')!.annotations).toMatchObject({ readOnlyHint: true });
     const inputs = (name: string) => Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {}).sort();
-    expect(inputs('search')).toEqual(['limit', 'min_trust', 'mode', 'q', 'topic', 'type']);
-    expect(inputs('recent')).toEqual(['min_trust', 'topic', 'type']);
+    expect(inputs('search')).toEqual(['limit', 'min_trust', 'mode', 'q', 'space', 'topic', 'type']);
+    expect(inputs('recent')).toEqual(['min_trust', 'space', 'topic', 'type']);
+    expect(inputs('topics')).toEqual(['space']);
     expect(inputs('contradict')).toEqual(['correction_id', 'evidence_url', 'id', 'note']);
     expect(inputs('verify')).toEqual(['evidence_url', 'id', 'note']);
     expect(tools.find((t) => t.name === 'search')!.inputSchema.properties!.min_trust).toMatchObject({ enum: ['signed', 'domain-verified', 'reputable'] });

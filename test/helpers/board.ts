@@ -82,6 +82,7 @@ export const OBJECT_FIELDS = [
   'parent_id',
   'reply_count',
   'source_url',
+  'space',
   'state',
   'superseded_by',
   'supersedes',

@@ -4,7 +4,7 @@ import { IdParams, ListQuery, PageQuery } from '../../schemas/query.js';
 import { ObjectDetailEnvelope, ObjectListEnvelope } from '../../schemas/resources.js';
 import { objectAdvice, verifyHint } from '../../service/meta.js';
 import type { Router } from '../../web/router.js';
-import { cachedJson, meta, parseParams, parseQuery, presenter } from '../../web/request.js';
+import { actorOf, cachedJson, meta, parseParams, parseQuery, presenter } from '../../web/request.js';
 import { htmlOrJson, jsonContent, problemResponses } from '../../web/openapi.js';
 
 const DEFAULT_PAGE = 20;
@@ -23,14 +23,20 @@ export function registerReadRoutes(router: Router, s: ApiDeps): void {
         summary: `${noun}: live ${type}s, newest first`,
         tags: ['objects'],
         request: { query: ListQuery },
-        responses: { 200: htmlOrJson(ObjectListEnvelope, 'A page of live objects'), ...problemResponses(400, 429) },
+        responses: { 200: htmlOrJson(ObjectListEnvelope, 'A page of live objects'), ...problemResponses(400, 401, 403, 404, 429) },
       },
       async (c) => {
         const q = parseQuery(c, ListQuery);
-        return cachedJson(c, s, async () => {
-          const page = await board.list(type, { topic: q.topic, minTrust: q.min_trust }, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
-          return { body: { objects: page.items.map(presenter(c, s)), next_cursor: page.nextCursor, meta: meta(c) }, shown: page.items };
-        });
+        const scope = await board.scope(actorOf(c, s), q.space, 'reader');
+        return cachedJson(
+          c,
+          s,
+          async () => {
+            const page = await board.list(type, { topic: q.topic, minTrust: q.min_trust }, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE }, scope);
+            return { body: { objects: page.items.map(presenter(c, s)), next_cursor: page.nextCursor, meta: meta(c) }, shown: page.items };
+          },
+          { scoped: scope.space !== null },
+        );
       },
     );
   }
@@ -48,7 +54,7 @@ export function registerReadRoutes(router: Router, s: ApiDeps): void {
       const { id } = parseParams(c, IdParams);
       const q = parseQuery(c, PageQuery);
       return cachedJson(c, s, async () => {
-        const d = await board.detail(id, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
+        const d = await board.detail(id, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE }, actorOf(c, s));
         const present = presenter(c, s);
         const replies = { objects: d.replies.items.map(present), next_cursor: d.replies.nextCursor };
         return { body: { object: present(d.object), replies, meta: meta(c, verifyHint(c.get('baseUrl')), objectAdvice(c.get('baseUrl'), d.object)) }, shown: [d.object, ...d.replies.items] };
@@ -69,7 +75,7 @@ export function registerReadRoutes(router: Router, s: ApiDeps): void {
       const { id } = parseParams(c, IdParams);
       const q = parseQuery(c, PageQuery);
       return cachedJson(c, s, async () => {
-        const page = await board.replies(id, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
+        const page = await board.replies(id, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE }, actorOf(c, s));
         return { body: { objects: page.items.map(presenter(c, s)), next_cursor: page.nextCursor, meta: meta(c) }, shown: page.items };
       });
     },

@@ -50,7 +50,7 @@ export function registerVoteRoutes(router: Router, s: ApiDeps): void {
     async (c) => {
       const { id } = parseParams(c, IdParams);
       const q = parseQuery(c, VotesQuery);
-      const page = await board.votes(id, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE });
+      const page = await board.votes(id, { cursor: q.cursor, limit: q.limit ?? DEFAULT_PAGE }, actorOf(c, s));
       return json(c, { object_id: id, votes: page.items.map(presentVote), next_cursor: page.nextCursor, meta: meta(c) });
     },
   );

@@ -4,9 +4,12 @@ import type { StoredObject } from '../../domain/model.js';
 import type { SearchQuery } from '../../schemas/query.js';
 import type { BoardObject } from '../../schemas/resources.js';
 import type { Searcher } from './search.js';
+import type { Scope } from '../../domain/spaces.js';
 
-export async function searchAnswer(searcher: Searcher, q: z.output<typeof SearchQuery>, defaultLimit: number, present: (o: StoredObject) => BoardObject) {
+/** `scope`: where the caller was let search (its grant checked); the commons unless given. */
+export async function searchAnswer(searcher: Searcher, q: z.output<typeof SearchQuery>, defaultLimit: number, present: (o: StoredObject) => BoardObject, scope?: Scope) {
   const out = await searcher.search({
+    space: scope?.space ?? null,
     q: q.q,
     ...(q.type ? { types: q.type } : {}),
     ...(q.topic ? { topics: q.topic } : {}),

@@ -33,6 +33,8 @@ export interface SearchQuery {
   minTrust?: TrustLevel;
   mode: SearchMode;
   limit: number;
+  /** The one space searched, its grant already checked (service/visibility.ts); absent or null: the commons. */
+  space?: string | null;
 }
 
 export interface SearchHit {
@@ -111,7 +113,7 @@ export class Searcher {
 
   async search(query: SearchQuery): Promise<SearchOutcome> {
     const { limits } = this.deps;
-    const live: LiveCriteria = { now: this.deps.clock.now(), disputeMinContradictions: limits.disputeMinContradictions };
+    const live: LiveCriteria = { now: this.deps.clock.now(), disputeMinContradictions: limits.disputeMinContradictions, space: query.space ?? null };
     const filters = {
       ...(query.types?.length ? { types: query.types } : {}),
       ...(query.topics?.length ? { topics: query.topics } : {}),
@@ -166,7 +168,7 @@ export class Searcher {
       if (round === CORRECTION_ROUNDS || !page.some((p) => p.object.corrections.length)) return page;
       rule ??= new CorrectionsFirst(ranked, query);
       const unranked = rule.unranked(page);
-      if (unranked.length) for (const o of (await this.#objects(unranked, live)).values()) if (o && stateOf(o, live) === 'live') rule.admit(o);
+      if (unranked.length) for (const o of (await this.#objects(unranked, live)).values()) if (o && o.space === (live.space ?? null) && stateOf(o, live) === 'live') rule.admit(o);
       if (!rule.apply(page)) return page;
     }
   }
@@ -185,8 +187,9 @@ export class Searcher {
       const read = await this.#objects(slice.map((r) => r.c.facts.id), live);
       for (const r of slice) {
         const object = read.get(r.c.facts.id);
-        // A literal of three fields: a spread of the entry was a slow path of the profile.
-        if (object && stateOf(object, live) === 'live') page.push({ c: r.c, final: r.final, object });
+        // A literal of three fields: a spread of the entry was a slow path of the profile. Only
+        // the scope searched is shown, whatever a leg answered.
+        if (object && object.space === (live.space ?? null) && stateOf(object, live) === 'live') page.push({ c: r.c, final: r.final, object });
       }
     }
     return page;

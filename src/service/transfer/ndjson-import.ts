@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { BoardLimits } from '../../domain/limits.js';
-import { spaceSlug } from '../../schemas/spaces.js';
+import { spaceSlug } from '../../schemas/fields.js';
 import type { RootType } from '../../domain/model.js';
 import { derivedFields } from '../../domain/derived.js';
 import { earnedTrust } from '../../domain/reputation.js';
@@ -49,7 +49,7 @@ export const ImportLine = z.object({
   /** Written by a quarantined source; `hidden` then says whether a moderator hid it too. */
   quarantined: z.boolean().optional(),
   /** The space the object belongs to; absent for the commons. */
-  space: spaceSlug.optional(),
+  space: spaceSlug.nullable().optional(),
   hidden: z.boolean().optional(),
 });
 
