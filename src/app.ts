@@ -38,8 +38,8 @@ export interface AppWiring extends BoardServices {
 /** The service layer with the settings one transport reads. */
 function forTransport<S>(w: AppWiring, settings: S): TransportDeps<S> {
   const web: WebSettings = { trustProxy: w.config.trustProxy, maxBodyBytes: w.config.maxBodyBytes, voterSecret: w.voterSecret };
-  const { board, searcher, events, readCache, keys, quarantines, spaces, health, registry, clock, log, metrics } = w;
-  return { board, searcher, events, readCache, keys, quarantines, spaces, health, registry, clock, log, metrics, web, settings };
+  const { board, searcher, events, readCache, keys, quarantines, spaces, promotions, health, registry, clock, log, metrics } = w;
+  return { board, searcher, events, readCache, keys, quarantines, spaces, promotions, health, registry, clock, log, metrics, web, settings };
 }
 
 /** Signatures first, then space tokens, then rate limits: signed callers are limited per author and tokens per token, not per address. */

@@ -22,6 +22,7 @@ import type { Store } from './ports/store.js';
 import { EmbedWorker } from './service/search/embed-worker.js';
 import { Quarantines } from './service/quarantine.js';
 import { Spaces } from './service/spaces.js';
+import { Promotions } from './service/promote.js';
 import { PublishVectors } from './service/search/publish-vectors.js';
 import { Searcher } from './service/search/search.js';
 import { LocalEmbedder } from './embed/local-embedder.js';
@@ -220,6 +221,7 @@ export async function buildBoard(config: Config, log: Logger, overrides: Overrid
     keys: new Keys({ identity: store.identity, clock }),
     quarantines: new Quarantines({ store, clock, ids, limits: config.limits }),
     spaces,
+    promotions: new Promotions({ store, clock, ids, board }),
     health: new Health({ store, kv, searcher }),
     registry: new RegistryRecords({ registry: store.registry, board, registryUrl: config.registry.url }),
   };

@@ -26,7 +26,8 @@ commands:
   serve          apply migrations, then serve the board (PORT, HOST, DATABASE_URL, … from the environment)
   migrate        apply database migrations and exit
   import FILE    import objects from NDJSON (one object per line; all or nothing), then embed them
-  export [FILE]  export every object as NDJSON to FILE, or to standard output
+  export [--commons] [FILE]  export every object as NDJSON to FILE, or to standard output;
+                 --commons: the public commons only, nothing of any space
   backup FILE    a consistent copy of everything the board holds (objects, votes, keys, registry records,
                  the voter key, the event cursor), taken while it serves
   restore FILE   read a backup into an empty database of either engine, then embed its objects
@@ -120,7 +121,9 @@ async function importFile(config: Config, file: string | undefined): Promise<num
   }
 }
 
-async function exportFile(config: Config, file: string | undefined): Promise<number> {
+async function exportFile(config: Config, args: string[]): Promise<number> {
+  const commonsOnly = args.includes('--commons');
+  const file = args.find((a) => a !== '--commons');
   const board = await buildBoard(config, toolLogger(config));
   try {
     const out = file ? createWriteStream(file) : process.stdout;
@@ -129,6 +132,7 @@ async function exportFile(config: Config, file: string | undefined): Promise<num
       clock: board.services.clock,
       limits: config.limits,
       baseUrl: config.baseUrl ?? `http://${config.host}:${config.port}`,
+      commonsOnly,
       onProgress: (n) => progress.update(`${n} objects`),
     });
     if (file) await new Promise<void>((resolve, reject) => (out as ReturnType<typeof createWriteStream>).end((err?: Error | null) => (err ? reject(err) : resolve())));
@@ -204,7 +208,7 @@ async function main(argv: string[]): Promise<number> {
     case 'import':
       return importFile(config, argv[1]);
     case 'export':
-      return exportFile(config, argv[1]);
+      return exportFile(config, argv.slice(1));
     case 'backup':
       return backupCommand(config, argv[1]);
     case 'restore':

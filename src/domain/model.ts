@@ -42,6 +42,8 @@ export interface StoredObject {
   injectionSuspected: boolean;
   /** The space the object belongs to (domain/spaces.ts); null for the public commons. Replies are in their root's. */
   space: string | null;
+  /** For a space object promoted into the commons: the public copy's id. */
+  promotedTo: string | null;
 }
 
 /** A live object named as the correction of another, with how many distinct voters named it. */

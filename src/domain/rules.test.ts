@@ -81,6 +81,7 @@ const base: StoredObject = {
   quarantined: false,
   injectionSuspected: false,
   space: null,
+  promotedTo: null,
 };
 const live = { now: NOW, disputeMinContradictions: 2 };
 

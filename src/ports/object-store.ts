@@ -48,6 +48,8 @@ export interface BulkObject extends NewObject {
   supersededBy?: string | null;
   /** Written by a quarantined source (kept by backups: the quarantine comes back with them). */
   quarantined?: boolean;
+  /** A promoted space object's public copy. */
+  promotedTo?: string | null;
 }
 
 export interface ObjectStore {
@@ -72,6 +74,8 @@ export interface ObjectStore {
    * queue. Events are the caller's to append.
    */
   insert(o: NewObject, live: LiveCriteria, vector?: ObjectVector | null): Promise<StoredObject>;
+  /** Records the public copy a space object was promoted to (service/promote.ts); null when there is no such object. */
+  setPromoted(id: string, to: string, live: LiveCriteria): Promise<StoredObject | null>;
   /** Moves the object's expiry (a verification extending it, domain/lifetimes.ts). */
   setExpiry(id: string, expiresAt: number, live: LiveCriteria): Promise<StoredObject | null>;
 

@@ -44,6 +44,7 @@ export const BoardObject = z
     supersedes: z.string().nullable().meta({ description: 'the earlier object of the same author that this one replaces' }),
     superseded_by: z.string().nullable().meta({ description: 'the object that replaced this one (state `superseded`); follow it to the newest version' }),
     space: z.string().nullable().meta({ description: 'the private space the object belongs to; null for the public commons' }),
+    promoted_to: z.string().nullable().meta({ description: "for a space object its admins promoted: the public copy's id" }),
     corrections: z
       .array(z.object({ id: z.string(), voters: z.number().int() }))
       .meta({ description: 'live objects that contradicting voters named as what is right, with how many distinct voters named each, most named first: read them first' }),

@@ -60,6 +60,7 @@ export function presentObject(o: StoredObject, ctx: PresentContext, opts: { unbl
     supersedes: o.supersedes,
     superseded_by: o.supersededBy,
     space: o.space,
+    promoted_to: o.promotedTo,
     corrections: o.corrections.map((k) => ({ id: k.id, voters: k.voters })),
   };
 }

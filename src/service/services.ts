@@ -8,6 +8,7 @@ import type { Health } from './health.js';
 import type { Keys } from './keys.js';
 import type { Quarantines } from './quarantine.js';
 import type { Spaces } from './spaces.js';
+import type { Promotions } from './promote.js';
 import type { ReadCache } from './read-cache.js';
 import type { RegistryRecords } from './registry/records.js';
 import type { Searcher } from './search/search.js';
@@ -25,6 +26,8 @@ export interface BoardServices {
   quarantines: Quarantines;
   /** Private spaces: members, tokens, and who may read and write in each. */
   spaces: Spaces;
+  /** Copies of space objects into the commons. */
+  promotions: Promotions;
   health: Health;
   registry: RegistryRecords;
   clock: Clock;

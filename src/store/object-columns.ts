@@ -52,6 +52,7 @@ export interface ObjectColumns<Flag> extends StandingColumns<Flag> {
   supersedes: string | null;
   /** '' for the commons. */
   space: string;
+  promoted_to: string | null;
   reply_count: number;
   /** [[id, voters], …] most named first (CORRECTIONS_SQL): JSON text, or as the driver parsed it; null for none. */
   corrections: string | [string, number][] | null;
@@ -95,6 +96,7 @@ export function toStoredObject<Flag>(row: ObjectColumns<Flag>, topics: string[],
     corrections: correctionsOf(row.corrections),
     injectionSuspected: flag(row.injection),
     space: row.space || null,
+    promotedTo: row.promoted_to ?? null,
   };
 }
 
@@ -125,7 +127,7 @@ export const toCandidate = <Extra extends object>(row: CandidateColumns, extra: 
   Object.assign({ id: row.id, createdAt: row.created_at, verificationCount: row.verification_count, contradictionCount: row.contradiction_count }, extra);
 
 /** A new object's values to bind; `live_until` as the domain derives it (imports may bring hidden, withdrawn, superseded and counts). */
-export function objectParams(o: NewObject & { hidden?: boolean; withdrawn?: boolean; supersededBy?: string | null; quarantined?: boolean }, minContradictions: number) {
+export function objectParams(o: NewObject & { hidden?: boolean; withdrawn?: boolean; supersededBy?: string | null; quarantined?: boolean; promotedTo?: string | null }, minContradictions: number) {
   const facts: StandingFacts = {
     hidden: o.hidden ?? false,
     quarantined: o.quarantined ?? false,
@@ -160,6 +162,7 @@ export function objectParams(o: NewObject & { hidden?: boolean; withdrawn?: bool
     liveUntil: liveUntil(facts, minContradictions),
     dedupeKey: o.dedupeKey,
     space: o.space ?? '',
+    promotedTo: o.promotedTo ?? null,
   };
 }
 
@@ -188,6 +191,7 @@ function insertedColumns(p: ReturnType<typeof objectParams>, seq: number, inject
     superseded_by: p.supersededBy,
     supersedes: p.supersedes,
     space: p.space,
+    promoted_to: p.promotedTo,
     injection,
     reply_count: 0,
     corrections: null,

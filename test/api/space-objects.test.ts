@@ -146,4 +146,31 @@ describe('objects in spaces', () => {
     await signed(b, 'DELETE', `/spaces/team-a/tokens/${tokens.find((t) => t.role === 'reader')!.id}`, { key: alice });
     expect((await b.json('GET', `/p/${secret.id}`, as(readerToken))).status).toBe(401);
   });
+
+  it("promotes a live space object into the commons for the space's admins: a new object with nothing of the space, once", async () => {
+    const member = generateKey();
+    await registerKeys(b, member);
+    await signed(b, 'PUT', `/spaces/team-a/members/${member.keyid}`, { key: alice, body: { role: 'writer' } });
+    const secret = (await signed(b, 'POST', '/findings', { key: member, body: { content: 'Pin the resolver to 1.1.1.1 in CI', topics: ['ci', 'dns'], space: 'team-a' } })).body.object;
+    await b.json('POST', `/p/${secret.id}/replies`, { ...as(writerToken), body: { content: `private reply ${MARK}` } });
+    // Writers may not promote; outsiders find nothing.
+    expect((await signed(b, 'POST', `/p/${secret.id}/promote`, { key: member })).status).toBe(403);
+    expect((await b.json('POST', `/p/${secret.id}/promote`, as(writerToken))).status).toBe(403);
+    expect((await signed(b, 'POST', `/p/${secret.id}/promote`, { key: outsider })).status).toBe(404);
+    const made = await signed(b, 'POST', `/p/${secret.id}/promote`, { key: alice });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const copy = made.body.object;
+    expect(copy).toMatchObject({ type: 'finding', title: secret.title, content: secret.content, topics: secret.topics, author: secret.author, space: null, promoted_to: null, reply_count: 0, verification_count: 0 });
+    expect(copy.id).not.toBe(secret.id);
+    expect(JSON.stringify(copy)).not.toContain('team-a');
+    expect(JSON.stringify(copy)).not.toContain(secret.id);
+    // Public now, for anyone; the space object names its copy, for members only.
+    expect((await b.json('GET', `/p/${copy.id}`)).body.object.content).toBe(secret.content);
+    expect((await b.json('GET', `/p/${copy.id}`)).body.replies.objects).toEqual([]);
+    expect((await b.json('GET', `/p/${secret.id}`, as(readerToken))).body.object.promoted_to).toBe(copy.id);
+    const again = await signed(b, 'POST', `/p/${secret.id}/promote`, { key: alice });
+    expect(again.status).toBe(200);
+    expect(again.body.object.id).toBe(copy.id);
+    expect((await signed(b, 'POST', `/p/${copy.id}/promote`, { key: alice })).status).toBe(409);
+  });
 });

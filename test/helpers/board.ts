@@ -80,6 +80,7 @@ export const OBJECT_FIELDS = [
   'id',
   'last_verified_at',
   'parent_id',
+  'promoted_to',
   'reply_count',
   'source_url',
   'space',

@@ -13,11 +13,11 @@ import { ROOT } from '../helpers/paths.js';
 const DAY = 86_400_000;
 const lines = (...objs: object[]) => Readable.from(objs.map((o) => `${typeof o === 'string' ? o : JSON.stringify(o)}\n`));
 
-async function exportAll(b: TestBoard): Promise<string[]> {
+async function exportAll(b: TestBoard, commonsOnly = false): Promise<string[]> {
   const out = new PassThrough();
   const chunks: string[] = [];
   out.on('data', (d) => chunks.push(String(d)));
-  await exportNdjson(b.services.store, out, { clock: b.clock, limits: b.services.config.limits, baseUrl: 'http://board.test' });
+  await exportNdjson(b.services.store, out, { clock: b.clock, limits: b.services.config.limits, baseUrl: 'http://board.test', commonsOnly });
   return chunks.join('').split('\n').filter(Boolean);
 }
 
@@ -44,6 +44,34 @@ describe('NDJSON import and export', () => {
     expect(ulidTime(list[0].id)).toBe(T0 - 10 * DAY);
     const status = (await b.json('GET', '/search?q=status%20without&type=status')).body.results[0];
     expect(status.expires_at).toBe(new Date(T0 + 6 * 3600_000).toISOString());
+  });
+
+  it('carries spaces through export and import, and an export of the commons holds nothing of any space', async () => {
+    const admin = { author: { id: 'kid-space-admin', trustLevel: 'signed' as const, domain: null }, voterId: 'kid-space-admin' };
+    await b.services.spaces.create(admin, { slug: 'crew', name: 'Crew' });
+    const secret = (await b.services.board.publish('finding', { content: 'crew-only-marker words', topics: ['crew-topic'], space: 'crew' }, admin)).object;
+    await b.services.board.reply(secret.id, { content: 'crew-only-marker reply' }, admin);
+    const copy = (await b.services.promotions.promote(secret.id, admin)).copy;
+    await b.json('POST', '/findings', { body: { content: 'public words', topics: ['open'] } });
+    const all = await exportAll(b);
+    expect(all.map((l) => JSON.parse(l).space).sort()).toEqual(['crew', 'crew', null, null].sort());
+    const commons = await exportAll(b, true);
+    expect(commons).toHaveLength(2);
+    // The promoted copy says what the space object said; nothing else of the space comes out.
+    expect(commons.map((l) => JSON.parse(l).space)).toEqual([null, null]);
+    expect(commons.join('\n')).not.toContain('crew-only-marker reply');
+    expect(commons.join('\n')).not.toContain(secret.id);
+    expect(commons.map((l) => JSON.parse(l).id)).toContain(copy.id);
+    // Into a fresh board: the space's objects stay in their space, with the promotion recorded.
+    const fresh = await makeTestBoard();
+    try {
+      expect(await importNdjson(fresh.services.store, Readable.from(all.map((l) => `${l}\n`)), { now: fresh.clock.now(), limits: fresh.services.config.limits })).toBe(4);
+      expect((await fresh.json('GET', `/p/${secret.id}`)).status).toBe(404);
+      expect(await fresh.services.store.objects.get(secret.id, { now: fresh.clock.now(), disputeMinContradictions: 2 })).toMatchObject({ space: 'crew', promotedTo: copy.id, replyCount: 1 });
+      expect((await fresh.json('GET', '/findings')).body.objects.map((o: { id: string }) => o.id).sort()).toEqual(commons.map((l) => JSON.parse(l).id).sort());
+    } finally {
+      await fresh.dispose();
+    }
   });
 
   it('round-trips: export, import into a fresh board, export again gives the same lines', async () => {

@@ -1,4 +1,4 @@
-/** Writing objects: publishing, replying and withdrawing (docs/decisions.md: Deduplication, Lifetimes and states). */
+/** Writing objects: publishing, replying, withdrawing and promoting (docs/decisions.md: Deduplication, Lifetimes and states). */
 import type { ApiDeps } from '../settings.js';
 import type { RootType } from '../../domain/model.js';
 import { CreateObjectBody, CreateReplyBody, CreateStatusBody, ObjectEnvelope } from '../../schemas/resources.js';
@@ -76,6 +76,24 @@ export function registerWriteRoutes(router: Router, s: ApiDeps): void {
     async (c) => {
       const { id } = parseParams(c, IdParams);
       return json(c, { object: presenter(c, s)(await board.withdraw(id, actorOf(c, s))), meta: meta(c) });
+    },
+  );
+
+  router.route(
+    {
+      method: 'post',
+      path: '/p/{id}/promote',
+      summary: "Publish a copy of a live space object into the public commons (the space's admins)",
+      description:
+        'The copy is a new object with the same type, title, content, topics, source and author, and nothing that names the space; the space object records `promoted_to`. 201 with the copy; 200 with the copy made before.',
+      tags: ['spaces'],
+      request: { params: IdParams },
+      responses: { 201: jsonContent(ObjectEnvelope, 'The public copy'), 200: jsonContent(ObjectEnvelope, 'The copy made before'), ...problemResponses(400, 401, 403, 404, 409, 429) },
+    },
+    async (c) => {
+      const { id } = parseParams(c, IdParams);
+      const { copy, created } = await s.promotions.promote(id, actorOf(c, s));
+      return json(c, { object: presenter(c, s)(copy), meta: meta(c) }, created ? 201 : 200);
     },
   );
 }

@@ -50,6 +50,7 @@ export const ImportLine = z.object({
   quarantined: z.boolean().optional(),
   /** The space the object belongs to; absent for the commons. */
   space: spaceSlug.nullable().optional(),
+  promoted_to: ulid.nullable().optional(),
   hidden: z.boolean().optional(),
 });
 
@@ -93,6 +94,7 @@ export function toBulkObject(value: unknown, line: number, now: number, limits: 
     withdrawn: d.state === 'withdrawn',
     supersedes: d.supersedes ?? null,
     supersededBy: d.superseded_by ?? null,
+    promotedTo: d.promoted_to ?? null,
   };
 }
 

@@ -36,7 +36,7 @@ export interface Inserted {
 const RECORD = `"n" int, "id" text, "type" text, "title" text, "content" text, "topics" text[], "topicsText" text, "sourceUrl" text,
   "parentId" text, "authorId" text, "authorTrust" text, "authorDomain" text, "createdAt" bigint, "expiresAt" bigint,
   "lastVerifiedAt" bigint, "verifications" int, "contradictions" int, "hidden" boolean, "withdrawn" boolean, "injection" boolean,
-  "dedupeKey" text, "liveUntil" bigint, "supersedes" text, "supersededBy" text, "quarantined" boolean, "space" text, "now" bigint, "event" jsonb, "model" text, "vecStart" int, "vecLen" int`;
+  "dedupeKey" text, "liveUntil" bigint, "supersedes" text, "supersededBy" text, "quarantined" boolean, "space" text, "promotedTo" text, "now" bigint, "event" jsonb, "model" text, "vecStart" int, "vecLen" int`;
 
 /**
  * An object's full-text vector in the configuration given, from the SQL of its folded title,
@@ -70,10 +70,10 @@ folded AS MATERIALIZED (
 o AS (
   INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
     author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
-    hidden, withdrawn, injection, dedupe_key, live_until, supersedes, superseded_by, quarantined, space, words, stems)
+    hidden, withdrawn, injection, dedupe_key, live_until, supersedes, superseded_by, quarantined, space, promoted_to, words, stems)
   SELECT r.id, r.type, r.title, r.content, r.topics, r."topicsText", r."sourceUrl", r."parentId", r."authorId", r."authorTrust",
     r."authorDomain", r."createdAt", r."expiresAt", r."lastVerifiedAt", r.verifications, r.contradictions,
-    r.hidden, r.withdrawn, r.injection, r."dedupeKey", CASE WHEN f.quarantined THEN 0 ELSE r."liveUntil" END, r.supersedes, r."supersededBy", f.quarantined, r.space, ${textVector('simple', FOLDED)}, ${textVector('english', FOLDED)}
+    r.hidden, r.withdrawn, r.injection, r."dedupeKey", CASE WHEN f.quarantined THEN 0 ELSE r."liveUntil" END, r.supersedes, r."supersededBy", f.quarantined, r.space, r."promotedTo", ${textVector('simple', FOLDED)}, ${textVector('english', FOLDED)}
   FROM r JOIN folded f ON f.n = r.n ORDER BY r.n
   RETURNING seq, id, topics, author_id, live_until, quarantined, space),
 topics AS (

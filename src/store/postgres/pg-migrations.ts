@@ -379,4 +379,10 @@ DROP INDEX object_topics_live;
 CREATE INDEX object_topics_live ON object_topics (space, topic, live_until);
 ALTER TABLE events ADD COLUMN space text COLLATE "C" NOT NULL DEFAULT '';`,
   },
+  {
+    version: 16,
+    // A space object promoted into the commons names the public copy (service/promote.ts).
+    name: 'the public copy a promoted space object names',
+    sql: `ALTER TABLE objects ADD COLUMN promoted_to text COLLATE "C";`,
+  },
 ];

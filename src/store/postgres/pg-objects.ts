@@ -80,6 +80,10 @@ export class PgObjects implements ObjectStore {
     return this.#update(id, 'superseded_by = @value', { value: by }, live, 'o.superseded_by IS NULL AND NOT o.withdrawn');
   }
 
+  setPromoted(id: string, to: string, live: LiveCriteria): Promise<StoredObject | null> {
+    return this.#update(id, 'promoted_to = @value', { value: to }, live);
+  }
+
   async insert(o: NewObject, live: LiveCriteria, vector?: ObjectVector | null): Promise<StoredObject> {
     const [inserted] = await this.db.transaction((tx) => insertRows(tx, [{ object: o, live, event: null, vector: vector ?? null }], Date.now(), false, this.leg()));
     return inserted!.object;

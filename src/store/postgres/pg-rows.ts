@@ -95,7 +95,7 @@ export { authorReputableSql, limitSql, liveParams, liveSql } from '../sql-fragme
 const OBJECT_COLUMNS = [
   'seq', 'id', 'type', 'title', 'content', 'topics', 'source_url', 'parent_id', 'author_id', 'author_trust', 'author_domain',
   'created_at', 'expires_at', 'last_verified_at', 'verification_count', 'contradiction_count', 'hidden', 'withdrawn', 'injection',
-  'supersedes', 'superseded_by', 'quarantined', 'space',
+  'supersedes', 'superseded_by', 'quarantined', 'space', 'promoted_to',
 ]
   .map((c) => `o.${c}`)
   .join(', ');

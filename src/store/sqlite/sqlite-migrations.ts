@@ -408,4 +408,12 @@ CREATE INDEX object_topics_live ON object_topics (space, topic, live_until);
 ALTER TABLE events ADD COLUMN space TEXT NOT NULL DEFAULT '';
 `,
   },
+  {
+    version: 20,
+    // A space object promoted into the commons names the public copy (service/promote.ts).
+    name: 'the public copy a promoted space object names',
+    sql: `
+ALTER TABLE objects ADD COLUMN promoted_to TEXT;
+`,
+  },
 ];

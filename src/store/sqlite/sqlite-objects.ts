@@ -78,6 +78,10 @@ export class SqliteObjects implements ObjectStore {
     return this.#update(id, 'superseded_by = @value', { value: by }, live, 'superseded_by IS NULL AND withdrawn = 0');
   }
 
+  async setPromoted(id: string, to: string, live: LiveCriteria): Promise<StoredObject | null> {
+    return this.#update(id, 'promoted_to = @value', { value: to }, live);
+  }
+
   async insert(o: NewObject, live: LiveCriteria, vector?: ObjectVector | null): Promise<StoredObject> {
     return inWriteTransaction(this.db, () => insertRow(this.sql, o, live.disputeMinContradictions, vector ?? null));
   }

@@ -96,10 +96,10 @@ export function insertRow(sql: Sql, o: NewObject & { hidden?: boolean; withdrawn
     sql(
       `INSERT INTO objects (id, type, title, content, topics, topics_text, source_url, parent_id, author_id, author_trust,
          author_domain, created_at, expires_at, last_verified_at, verification_count, contradiction_count,
-         hidden, withdrawn, injection, dedupe_key, live_until, supersedes, superseded_by, quarantined, space)
+         hidden, withdrawn, injection, dedupe_key, live_until, supersedes, superseded_by, quarantined, space, promoted_to)
        VALUES (@id, @type, @title, @content, @topics, @topicsText, @sourceUrl, @parentId, @authorId, @authorTrust,
          @authorDomain, @createdAt, @expiresAt, @lastVerifiedAt, @verifications, @contradictions,
-         @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil, @supersedes, @supersededBy, @quarantined, @space)`,
+         @hidden, @withdrawn, @injection, @dedupeKey, @liveUntil, @supersedes, @supersededBy, @quarantined, @space, @promotedTo)`,
     ).run({
       ...p,
       topics: JSON.stringify(o.topics),
