@@ -103,6 +103,9 @@ describe('objects in spaces', () => {
       expect({ ...topic.body, detail: topic.body.detail.replace(`${MARK}-topic`, 'T'), instance: '' }).toEqual({ ...never.body, detail: never.body.detail.replace('never-used-topic', 'T'), instance: '' });
     }
     seen.push(await (await b.call('GET', '/', { headers: { accept: 'text/html' } })).text());
+    // Operators' endpoints name no space and count none apart.
+    seen.push(await (await b.call('GET', '/metrics')).text(), await (await b.call('GET', '/health')).text());
+    for (const text of seen.slice(-2)) expect(text).not.toContain('team-a');
     for (const text of seen) expect(text).not.toContain(MARK);
     for (const text of seen) expect(text, text.slice(0, 300)).not.toContain(secret.id);
     // The page names the id asked for, as it does any unknown id, and nothing else of it.
@@ -172,5 +175,10 @@ describe('objects in spaces', () => {
     expect(again.status).toBe(200);
     expect(again.body.object.id).toBe(copy.id);
     expect((await signed(b, 'POST', `/p/${copy.id}/promote`, { key: alice })).status).toBe(409);
+  });
+
+  it('tells agents how to read and write a space, in /instructions', async () => {
+    const text = await (await b.call('GET', '/instructions')).text();
+    for (const needle of ['## 9. Private spaces', '"space": "<slug>"', 'space=<slug>', 'Authorization: Bearer abt_', 'token-invalid', 'answers 404', 'http://board.test/spaces']) expect(text, needle).toContain(needle);
   });
 });
