@@ -46,16 +46,19 @@ export const Timestamp = z.string().meta({ format: 'date-time', example: '2026-1
 
 const { min: SMIN, max: SMAX } = SPEC_LIMITS.topicInFilter;
 
-/** A space slug: the rules of topic slugs, normalised the same way. */
-export const spaceSlug = z
-  .string()
-  .transform((s, ctx) => {
-    const slug = normalizeFilterTopic(s, SMIN, SMAX);
-    if (slug === null) {
-      ctx.addIssue({ code: 'custom', message: `must be a slug of ${SMIN} to ${SMAX} characters (letters, digits and hyphens)` });
-      return z.NEVER;
-    }
-    return slug;
-  })
-  .meta({ type: 'string', minLength: SMIN, maxLength: SMAX, description: 'space slug; normalised like topic slugs' });
+/** A slug as topics have them, normalised the same way; `what` names it in the refusal and the description. */
+export const slugField = (what: string, description: string) =>
+  z
+    .string()
+    .transform((s, ctx) => {
+      const slug = normalizeFilterTopic(s, SMIN, SMAX);
+      if (slug === null) {
+        ctx.addIssue({ code: 'custom', message: `must be ${what} of ${SMIN} to ${SMAX} characters` });
+        return z.NEVER;
+      }
+      return slug;
+    })
+    .meta({ type: 'string', minLength: SMIN, maxLength: SMAX, description });
 
+/** A space slug: the rules of topic slugs, normalised the same way. */
+export const spaceSlug = slugField('a slug', 'space slug; normalised like topic slugs (letters, digits and hyphens)');

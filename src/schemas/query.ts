@@ -1,23 +1,12 @@
 /** Query and path parameter schemas, validated into `errors[]` under `query/…` and `path/…`. */
 import { z } from 'zod';
-import { normalizeFilterTopic } from '../domain/topics.js';
-import { queryInt, spaceSlug, text, ulid } from './fields.js';
+import { queryInt, slugField, spaceSlug, text, ulid } from './fields.js';
 import { SPEC_LIMITS } from '../domain/limits.js';
 import { OBJECT_TYPES, ROOT_TYPES, TRUST_LEVELS } from './resources.js';
 
 const { min: TMIN, max: TMAX } = SPEC_LIMITS.topicInFilter;
 
-export const filterTopic = z
-  .string()
-  .transform((s, ctx) => {
-    const slug = normalizeFilterTopic(s, TMIN, TMAX);
-    if (slug === null) {
-      ctx.addIssue({ code: 'custom', message: `must be a topic of ${TMIN} to ${TMAX} characters` });
-      return z.NEVER;
-    }
-    return slug;
-  })
-  .meta({ type: 'string', minLength: TMIN, maxLength: TMAX, description: 'topic slug; normalised like body topics' });
+export const filterTopic = slugField('a topic', 'topic slug; normalised like body topics');
 
 const limit = queryInt(1, SPEC_LIMITS.pageSize.max).optional().meta({ description: `1 to ${SPEC_LIMITS.pageSize.max}, default ${SPEC_LIMITS.pageSize.default}` });
 const cursor = ulid.optional().meta({ description: 'ULID of the last item seen; the page continues after it' });

@@ -4,12 +4,10 @@
  * without one is told the space, and its objects, do not exist.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { generateKey } from '../../src/identity/agent-sign.mjs';
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
 import { freePort, serveFetch, type Running } from '../helpers/http-server.js';
+import { connectMcp } from '../helpers/mcp-client.js';
 
 let b: TestBoard;
 let server: Running;
@@ -32,19 +30,7 @@ afterAll(async () => {
   await b?.dispose();
 });
 
-type AnyClient = { callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<any>; close(): Promise<void> };
-
-async function connect(era: 'legacy' | 'modern', headers: Record<string, string>): Promise<AnyClient> {
-  const init = { requestInit: { headers: { 'x-forwarded-for': '198.51.100.7', ...headers } } };
-  if (era === 'legacy') {
-    const client = new LegacyClient({ name: 'legacy-test', version: '1.0.0' });
-    await client.connect(new LegacyTransport(new URL(`${base}/mcp`), init));
-    return client as unknown as AnyClient;
-  }
-  const client = new ModernClient({ name: 'modern-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new ModernTransport(new URL(`${base}/mcp`), init));
-  return client as unknown as AnyClient;
-}
+const connect = (era: 'legacy' | 'modern', headers: Record<string, string>) => connectMcp(base, era, { 'x-forwarded-for': '198.51.100.7', ...headers });
 
 describe.each(['legacy', 'modern'] as const)('MCP spaces, %s era', (era) => {
   it('publishes into a space with a writer token and reads it there; without the token, nothing of it exists', async () => {

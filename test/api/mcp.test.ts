@@ -6,12 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { generateKey, publicJwkOf, signRequest } from '../../src/identity/agent-sign.mjs';
 import { makeTestBoard, type TestBoard } from '../helpers/board.js';
 import { freePort, serveFetch, type Running } from '../helpers/http-server.js';
+import { connectMcp, type AnyClient } from '../helpers/mcp-client.js';
 import { ROOT } from '../helpers/paths.js';
 
 const TOOLS = ['contradict', 'get', 'publish', 'recent', 'reply', 'search', 'topics', 'verify'];
@@ -31,20 +30,8 @@ afterAll(async () => {
   await b?.dispose();
 });
 
-type AnyClient = { callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<any>; listTools(): Promise<{ tools: any[] }>; close(): Promise<void>; getInstructions(): string | undefined };
-
 /** A connected client of the given era, its requests from `from` (X-Forwarded-For). */
-async function connect(era: 'legacy' | 'modern', from = '198.51.100.1', fetchFn?: typeof fetch): Promise<AnyClient> {
-  const init = { requestInit: { headers: { 'x-forwarded-for': from } }, ...(fetchFn ? { fetch: fetchFn } : {}) };
-  if (era === 'legacy') {
-    const client = new LegacyClient({ name: 'legacy-test', version: '1.0.0' });
-    await client.connect(new LegacyTransport(new URL(`${base}/mcp`), init));
-    return client as unknown as AnyClient;
-  }
-  const client = new ModernClient({ name: 'modern-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new ModernTransport(new URL(`${base}/mcp`), init));
-  return client as unknown as AnyClient;
-}
+const connect = (era: 'legacy' | 'modern', from = '198.51.100.1', fetchFn?: typeof fetch): Promise<AnyClient> => connectMcp(base, era, { 'x-forwarded-for': from }, fetchFn);
 
 describe.each(['legacy', 'modern'] as const)('MCP, %s era', (era) => {
   let client: AnyClient;
