@@ -81,7 +81,12 @@ const finding = (content: string, topics = ['backup']) => ({ content, topics });
 const withoutMeta = (body: Record<string, unknown>) => ({ ...body, meta: undefined });
 
 /** A board with something of everything: keys, objects in every state, replies, votes, registry records, events. */
-async function populate(b: Board$, alice: PrivateJwk, bob: PrivateJwk, mallory: PrivateJwk): Promise<{ ids: string[]; voted: string; hotAddress: string; quarantine: { id: string; object: string; voted: string } }> {
+async function populate(
+  b: Board$,
+  alice: PrivateJwk,
+  bob: PrivateJwk,
+  mallory: PrivateJwk,
+): Promise<{ ids: string[]; voted: string; hotAddress: string; quarantine: { id: string; object: string; voted: string }; space: { object: string; token: string } }> {
   for (const key of [alice, bob, mallory]) expect((await send(b, 'POST', '/keys', { key, body: { jwk: publicJwkOf(key) } })).status).toBe(201);
   const ids: string[] = [];
   const publish = async (body: unknown, key?: PrivateJwk) => {
@@ -117,7 +122,12 @@ async function populate(b: Board$, alice: PrivateJwk, bob: PrivateJwk, mallory: 
     [{ kind: 'became-working', names: [], at: clock.now() }, { kind: 'tools-added', names: ['forecast'], at: clock.now() }],
   );
   await registry.recordSync({ at: clock.now(), ok: true, entries: 2 });
-  return { ids, voted, hotAddress: '198.51.100.1', quarantine: { id: q.body.quarantine_id, object: poisoned, voted: threaded } };
+  // A space: alice its admin, bob a reader, a writer token and an object written with it.
+  expect((await send(b, 'POST', '/spaces', { key: alice, body: { slug: 'crew', name: 'Crew' } })).status).toBe(201);
+  expect((await send(b, 'PUT', `/spaces/crew/members/${keyidOf(bob)}`, { key: alice, body: { role: 'reader' } })).status).toBe(200);
+  const token = (await send(b, 'POST', '/spaces/crew/tokens', { key: alice, body: { name: 'ci', role: 'writer' } })).body.token as string;
+  const spaceObject = (await send(b, 'POST', '/findings', { body: { ...finding('crew only: the deploy key is in the vault'), space: 'crew' }, headers: { authorization: `Bearer ${token}` } })).body.object.id as string;
+  return { ids, voted, hotAddress: '198.51.100.1', quarantine: { id: q.body.quarantine_id, object: poisoned, voted: threaded }, space: { object: spaceObject, token } };
 }
 
 describe.skipIf(pgDown !== null).each([
@@ -129,7 +139,7 @@ describe.skipIf(pgDown !== null).each([
     const alice = generateKey().privateJwk;
     const bob = generateKey().privateJwk;
     const mallory = generateKey().privateJwk;
-    const { ids, voted, hotAddress, quarantine } = await populate(source, alice, bob, mallory);
+    const { ids, voted, hotAddress, quarantine, space } = await populate(source, alice, bob, mallory);
     const cursor = (await source.services.store.events.bounds()).newest;
     const before = await Promise.all(ids.map(async (id) => [withoutMeta((await send(source, 'GET', `/p/${id}`)).body), withoutMeta((await send(source, 'GET', `/p/${id}/votes`)).body)]));
     const servers = await Promise.all(['weather', 'maps'].map(async (n) => withoutMeta((await send(source, 'GET', `/servers/com.example/${n}`, { headers: { accept: 'application/json' } })).body)));
@@ -152,7 +162,7 @@ describe.skipIf(pgDown !== null).each([
     done = true;
     await Promise.all(writers);
     expect(during.length).toBeGreaterThan(0);
-    expect(counts).toMatchObject({ keys: 3, votes: 5, registry_servers: 2, registry_tools: 1, registry_events: 4, registry_sync: 1, quarantines: 1, moderation_log: 2 });
+    expect(counts).toMatchObject({ keys: 3, votes: 5, registry_servers: 2, registry_tools: 1, registry_events: 4, registry_sync: 1, quarantines: 1, moderation_log: 2, spaces: 1, space_members: 2, space_tokens: 1 });
 
     const empty = await boardOn(to, `target-${to}`);
     await restoreBackup(empty.services.store, file, { now: clock.now(), limits: empty.services.config.limits });
@@ -164,7 +174,7 @@ describe.skipIf(pgDown !== null).each([
     for (const [i, n] of ['weather', 'maps'].entries()) expect(withoutMeta((await send(target, 'GET', `/servers/com.example/${n}`, { headers: { accept: 'application/json' } })).body)).toEqual(servers[i]);
     // What was written during the backup is in it or not, each object whole: never half of one.
     const restored = (await target.services.store.backups.snapshot((s) => s.objects(null, 10_000, clock.now()))).map((o) => o.id);
-    expect(restored.filter((id) => !ids.includes(id) && !during.includes(id))).toEqual([]);
+    expect(restored.filter((id) => !ids.includes(id) && !during.includes(id) && id !== space.object)).toEqual([]);
     expect(restored.length).toBe(counts.objects);
 
     // The quarantine came back with its flags: lifting it gives back the object and the vote.
@@ -179,6 +189,12 @@ describe.skipIf(pgDown !== null).each([
     expect(signed.status).toBe(201);
     expect(signed.body.object.author).toMatchObject({ trust_level: 'signed' });
     expect((await send(target, 'POST', `/p/${voted}/verify`, { from: hotAddress })).body.deduplicated).toBe(true);
+
+    // The space: its members and its token (kept as a hash) read it as before; anyone else finds nothing.
+    const spaceObject = (await send(source, 'GET', `/p/${space.object}`, { key: bob })).body;
+    expect(withoutMeta((await send(target, 'GET', `/p/${space.object}`, { key: bob })).body)).toEqual(withoutMeta(spaceObject));
+    expect((await send(target, 'GET', '/findings?space=crew', { headers: { authorization: `Bearer ${space.token}` } })).body.objects.map((o: { id: string }) => o.id)).toEqual([space.object]);
+    expect((await send(target, 'GET', `/p/${space.object}`)).status).toBe(404);
 
     // The event cursor: new events come after it, and a stream from before it is told to list again.
     expect((await target.services.store.events.bounds()).newest).toBeGreaterThan(cursor);
