@@ -88,8 +88,8 @@ export class Board {
   }
 
   /** The object, if `reader` may act on it with `needed` (no reader: the commons only); else 404 as for an unknown id. */
-  async #visible(id: string, reader: Actor | undefined, needed: SpaceRole, live = this.live()): Promise<StoredObject> {
-    return visibleObject(await this.deps.store.objects.get(id, live), id, reader, this.deps.grants, needed);
+  async #visible(id: string, reader: Actor | undefined, needed: SpaceRole): Promise<StoredObject> {
+    return visibleObject(await this.deps.store.objects.get(id, this.live()), id, reader, this.deps.grants, needed);
   }
 
   async publish(type: RootType, body: unknown, actor: Actor): Promise<Published> {

@@ -27,33 +27,29 @@ export class Promotions {
   constructor(private readonly deps: PromoteDeps) {}
 
   /** The public copy of the space object `id`, and whether this call made it. */
-  promote(id: string, actor: Actor): Promise<{ copy: StoredObject; created: boolean }> {
-    return promote(this.deps, id, actor);
+  async promote(id: string, actor: Actor): Promise<{ copy: StoredObject; created: boolean }> {
+    const { store, board, ids } = this.deps;
+    const o = await board.get(id, actor);
+    if (o.space === null) throw new DomainError('space-conflict', `Object ${id} is in the public commons already.`);
+    await board.scope(actor, o.space, 'admin');
+    if (o.parentId !== null) throw new DomainError('not-a-root-object', `Object ${id} is a reply; promote its root ${o.parentId} instead.`);
+    const commons = board.live();
+    if (o.promotedTo !== null) {
+      const copy = await store.objects.get(o.promotedTo, commons);
+      if (copy) return { copy, created: false };
+    }
+    const state = stateOf(o, commons);
+    if (state !== 'live') throw notFound(`Object ${id} is ${state}; only live objects are promoted.`);
+    await refuseQuarantined(store, actor);
+    const written = { type: o.type, title: o.title, content: o.content, topics: o.topics, sourceUrl: o.sourceUrl, parentId: null, author: o.author, space: null };
+    const row: NewObject = { ...written, ...derivedFields(written), id: ids.next(), createdAt: commons.now, expiresAt: o.expiresAt };
+    // An identical public object answers instead (dedupe), so a promotion cut short and asked again makes no second copy.
+    const published = await store.publish(row, commons, eventOf('created', row, commons.now));
+    const spaceLive = board.live(o);
+    await store.withTransaction(lockScope(o), async (tx) => {
+      const marked = await tx.objects.setPromoted(o.id, published.object.id, spaceLive);
+      if (marked) await tx.events.append(eventOf('updated', marked, spaceLive.now));
+    });
+    return { copy: published.object, created: published.created };
   }
-}
-
-async function promote(deps: PromoteDeps, id: string, actor: Actor): Promise<{ copy: StoredObject; created: boolean }> {
-  const { store, board } = deps;
-  const o = await board.get(id, actor);
-  if (o.space === null) throw new DomainError('space-conflict', `Object ${id} is in the public commons already.`);
-  await board.scope(actor, o.space, 'admin');
-  if (o.parentId !== null) throw new DomainError('not-a-root-object', `Object ${id} is a reply; promote its root ${o.parentId} instead.`);
-  const commons = board.live();
-  if (o.promotedTo !== null) {
-    const copy = await store.objects.get(o.promotedTo, commons);
-    if (copy) return { copy, created: false };
-  }
-  const state = stateOf(o, commons);
-  if (state !== 'live') throw notFound(`Object ${id} is ${state}; only live objects are promoted.`);
-  await refuseQuarantined(store, actor);
-  const written = { type: o.type, title: o.title, content: o.content, topics: o.topics, sourceUrl: o.sourceUrl, parentId: null, author: o.author, space: null };
-  const row: NewObject = { ...written, ...derivedFields(written), id: deps.ids.next(), createdAt: commons.now, expiresAt: o.expiresAt };
-  // An identical public object answers instead (dedupe), so a promotion cut short and asked again makes no second copy.
-  const published = await store.publish(row, commons, eventOf('created', row, commons.now));
-  const spaceLive = board.live(o);
-  await store.withTransaction(lockScope(o), async (tx) => {
-    const marked = await tx.objects.setPromoted(o.id, published.object.id, spaceLive);
-    if (marked) await tx.events.append(eventOf('updated', marked, spaceLive.now));
-  });
-  return { copy: published.object, created: published.created };
 }

@@ -81,14 +81,16 @@ export class ReadCache {
   /**
    * The answer under `key`: from the cache while it is exact, else computed (and kept). An answer
    * that shows an object of a private space is never kept: an answer is served by its key alone,
-   * to whoever asks.
+   * to whoever asks. With `bypass` (a read of a space, answered for its own grant), the answer is
+   * computed and neither looked up nor kept.
    */
-  read(key: string, compute: () => Promise<ComputedAnswer>): Promise<CachedAnswer> {
-    return this.value(key, async () => {
+  read(key: string, compute: () => Promise<ComputedAnswer>, opts: { bypass?: boolean } = {}): Promise<CachedAnswer> {
+    const encoded = async (): Promise<ComputedValue<CachedAnswer>> => {
       const { body, shown } = await compute();
       const bytes = Buffer.from(body, 'utf8');
       return { value: { body: bytes, etag: etagOf(bytes) }, size: shown.some((o) => o.space !== null) ? null : bytes.byteLength, shown };
-    });
+    };
+    return opts.bypass ? encoded().then((a) => a.value) : this.value(key, encoded);
   }
 
   /**

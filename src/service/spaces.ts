@@ -36,7 +36,6 @@ export class Spaces implements Grants {
 
   /** The token a bearer secret names, if it is active now; null for any other (unknown, revoked, expired). */
   async activeToken(secret: string): Promise<SpaceToken | null> {
-    if (!secret.startsWith(TOKEN_PREFIX)) return null;
     const token = await this.deps.store.spaces.tokenByHash(tokenHash(secret));
     return token && tokenActive(token, this.deps.clock.now()) ? token : null;
   }
@@ -87,7 +86,8 @@ export class Spaces implements Grants {
     const { role } = parseOrThrow(MemberBody, body);
     await this.#admin(actor, slug);
     const members = await this.deps.store.spaces.members(slug);
-    if (!members.some((m) => m.keyid === keyid)) {
+    const existing = members.find((m) => m.keyid === keyid);
+    if (!existing) {
       if (members.length >= this.deps.limits.membersMax) throw new DomainError('forbidden', `A space has ${this.deps.limits.membersMax} members at most.`);
       if ((await this.deps.store.spaces.spacesOf(keyid)).length >= this.deps.limits.perKeyMax) {
         throw new DomainError('forbidden', `Key ${keyid} already belongs to ${this.deps.limits.perKeyMax} spaces, the most a key may.`);
@@ -95,7 +95,8 @@ export class Spaces implements Grants {
     }
     const now = this.deps.clock.now();
     this.#changed(await this.deps.store.spaces.changeMember(slug, keyid, role, now), slug, keyid);
-    return (await this.deps.store.spaces.members(slug)).find((m) => m.keyid === keyid) ?? { keyid, role, addedAt: now };
+    // A change of role keeps when the key was added (the store's upsert does too).
+    return { keyid, role, addedAt: existing?.addedAt ?? now };
   }
 
   /** Removes a member: an admin may remove anyone, and any member itself; never the last admin. */

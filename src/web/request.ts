@@ -6,7 +6,7 @@ import type { Actor, StoredObject } from '../domain/model.js';
 import { anonymousVoterId, clientAddress, nodeIncoming } from './client.js';
 import { presenterAt } from '../service/present.js';
 import type { Board } from '../service/board.js';
-import { etagOf, type CachedAnswer, type ComputedAnswer, type ReadCache } from '../service/read-cache.js';
+import type { ReadCache } from '../service/read-cache.js';
 import { parseOrThrow } from '../schemas/parse.js';
 import { invalid } from '../domain/errors.js';
 import { SPEC_LIMITS } from '../domain/limits.js';
@@ -103,20 +103,17 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
  * keep the answer but must revalidate, since a write or an expiry may change it at any moment.
  * `compute` answers the body and every object it shows.
  */
-/** An answer as the cache would give it, for one that is not kept. */
-function uncached({ body }: ComputedAnswer): CachedAnswer {
-  const bytes = Buffer.from(body, 'utf8');
-  return { body: bytes, etag: etagOf(bytes) };
-}
-
 export async function cachedJson(c: Ctx, s: { readCache: ReadCache }, compute: () => Promise<{ body: object; shown: readonly StoredObject[] }>, opts: { scoped?: boolean } = {}): Promise<Response> {
-  const computed = async () => {
-    const r = await compute();
-    return { body: JSON.stringify(r.body), shown: r.shown };
-  };
   // The URL alone: the base URL the answer links with is BASE_URL, or else the URL's own origin.
   // A read of a space is never looked up by its URL: each is answered for its own grant.
-  const answer = opts.scoped ? uncached(await computed()) : await s.readCache.read(c.req.url, computed);
+  const answer = await s.readCache.read(
+    c.req.url,
+    async () => {
+      const r = await compute();
+      return { body: JSON.stringify(r.body), shown: r.shown };
+    },
+    { bypass: opts.scoped === true },
+  );
   if (etagMatches(c.req.header('if-none-match'), answer.etag)) return respond(c, null, 304, { ETag: answer.etag, 'Cache-Control': 'no-cache' });
   return respond(c, answer.body, 200, { ETag: answer.etag, 'Cache-Control': 'no-cache', 'Content-Type': 'application/json' });
 }

@@ -9,12 +9,11 @@ import type { MiddlewareHandler } from 'hono';
 import { DomainError } from '../../domain/errors.js';
 import type { SpaceToken } from '../../domain/spaces.js';
 import type { AppEnv } from '../env.js';
-
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
+import { bearerToken } from '../bearer.js';
 
 export function spaceTokens(deps: { prefix: string; activeToken: (secret: string) => Promise<SpaceToken | null> }): MiddlewareHandler<AppEnv> {
   return async function spaceTokenMiddleware(c, next) {
-    const secret = BEARER.exec(c.req.header('authorization') ?? '')?.[1];
+    const secret = bearerToken(c.req.header('authorization'));
     if (!secret?.startsWith(deps.prefix)) return next();
     const token = await deps.activeToken(secret);
     if (!token) throw new DomainError('token-invalid', 'This space token is unknown, revoked or expired.');
